@@ -1,0 +1,7 @@
+import { type JupyterFrontEndPlugin } from '@jupyterlab/application';
+
+import webmcpPlugin from './webmcp/plugin';
+
+const plugins: JupyterFrontEndPlugin<unknown>[] = [webmcpPlugin];
+
+export default plugins;

@@ -1,0 +1,69 @@
+/**
+ * Every bound the tool specification names, one constant each.
+ *
+ * Byte bounds are measured in UTF-8 bytes, never in JavaScript string length;
+ * character bounds (`*_CHARS`) count Unicode code points.
+ */
+export const LIMITS = {
+  /** The whole JSON result of one tool call (`content[0].text`). */
+  MAX_TOTAL_RESULT_BYTES: 50 * 1024,
+  /** Every string inside a structured error. */
+  MAX_ERROR_STRING_BYTES: 2 * 1024,
+  /** The message of an unexpected exception normalized to INTERNAL_ERROR. */
+  MAX_INTERNAL_ERROR_MESSAGE_CHARS: 500,
+
+  /** Cells returned by one read, whatever range was asked for. */
+  MAX_CELLS_RETURNED: 100,
+  /** Cells returned by a range read when no `endIndex` is given. */
+  DEFAULT_CELLS_RETURNED: 20,
+  /** Cells one `jupyter_run_cells` call may target. */
+  MAX_CELL_IDS_PER_CALL: 100,
+  /** A cell's source as returned by a read. */
+  MAX_CELL_SOURCE_BYTES: 25 * 1024,
+  /** A cell's source as accepted by a write (larger is refused, never cut). */
+  MAX_CELL_SOURCE_WRITE_BYTES: 256 * 1024,
+  /** A cell's JSON-encoded metadata, returned only when at most this long. */
+  MAX_CELL_METADATA_CHARS: 512,
+  /** Outputs returned per cell. */
+  MAX_OUTPUTS_PER_CELL: 10,
+  /** text, traceback, evalue, and the shared budget of one output's textData. */
+  MAX_TEXT_OUTPUT_BYTES: 10 * 1024,
+  /** html reduced to text gets half the text budget. */
+  MAX_HTML_OUTPUT_BYTES: 5 * 1024,
+  /** Previews: ename, STALE_CELL's current source, comment bodies in lists. */
+  MAX_PREVIEW_CHARS: 400,
+  /** The one-line output summary of a run cell. */
+  MAX_SUMMARY_CHARS: 600,
+
+  /** Text the user selected, in an editor or an output. */
+  MAX_SELECTED_TEXT_BYTES: 4 * 1024,
+  /** Context kept before and after a source-range anchor, each side. */
+  MAX_ANCHOR_CONTEXT: 200,
+
+  /** Rows returned by `jupyter_list_workspace`, across a recursive walk. */
+  MAX_WORKSPACE_ROWS: 100,
+  /** A notebook name given to `jupyter_create_notebook`. */
+  MAX_NAME_BYTES: 256,
+
+  /** The markdown document of `jupyter_export_notebook`, measured JSON-escaped. */
+  MAX_EXPORT_BYTES: 40 * 1024,
+  /** Cells walked by one export. */
+  MAX_EXPORT_CELLS: 500,
+
+  /** Provenance entries kept per cell. */
+  MAX_CELL_HISTORY_ENTRIES: 20,
+  /** Consecutive same-actor, same-action entries within this window coalesce. */
+  HISTORY_COALESCE_WINDOW_MS: 60 * 1000,
+
+  /** Threads returned by `jupyter_list_comments`. */
+  MAX_COMMENTS_RETURNED: 50,
+  /** Messages returned per thread. */
+  MAX_COMMENT_MESSAGES_RETURNED: 20,
+  /** Bytes of messages returned per thread (first message always kept). */
+  MAX_COMMENT_MESSAGES_BYTES: 25 * 1024,
+  /** A comment message body. */
+  MAX_COMMENT_BODY_BYTES: 8 * 1024,
+
+  /** A Propose-mode deny reason. */
+  MAX_DENY_REASON_BYTES: 2 * 1024
+} as const;

@@ -1,0 +1,42 @@
+/**
+ * The shapes shared by the WebMCP adapter: a tool as data, what its handler
+ * receives, and the envelope every call returns.
+ */
+
+/** A JSON Schema object, as the tools advertise and ajv compiles. */
+export type JSONSchema = { [key: string]: unknown };
+
+/** The annotations a tool declares to the WebMCP runtime. */
+export interface IToolAnnotations {
+  readOnlyHint: boolean;
+  untrustedContentHint: boolean;
+  /** Present (true) on tools that run code, delete or restart. */
+  consequentialHint?: boolean;
+}
+
+/** What a handler gets beside its validated arguments. */
+export interface IToolCallContext {
+  /** The caller's abort signal (never undefined: a dummy one when none came). */
+  signal: AbortSignal;
+}
+
+/** A tool as data: the spec's name, title, description, schema and annotations. */
+export interface IToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JSONSchema;
+  annotations: IToolAnnotations;
+  /**
+   * Run the tool on validated arguments. Handlers throw ToolError for expected
+   * failures; the adapter turns every outcome into the result envelope.
+   */
+  handler(args: Record<string, unknown>, context: IToolCallContext): Promise<unknown>;
+}
+
+/** The envelope every tool call returns. */
+export interface IToolResult {
+  content: [{ type: 'text'; text: string }];
+  structuredContent?: unknown;
+  isError?: true;
+}
