@@ -68,10 +68,12 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export function normalizeError(thrown: unknown): IToolErrorPayload {
   let payload: IToolErrorPayload;
   if (thrown instanceof ToolError && isErrorCode(thrown.code)) {
+    // The code and message lead; details never replace them.
+    const { error: _code, message: _message, ...details } = thrown.details;
     payload = {
-      ...thrown.details,
       error: thrown.code,
-      message: String(thrown.message)
+      message: String(thrown.message),
+      ...details
     };
   } else {
     payload = {

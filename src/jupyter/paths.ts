@@ -9,7 +9,6 @@
 import { ToolError } from './errors';
 
 // C0 and C1 control characters, DEL included.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const DRIVE = /^[A-Za-z]:/;
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
@@ -23,18 +22,19 @@ export interface IPathOptions {
 }
 
 function invalid(input: string, why: string, key: string): ToolError {
-  return new ToolError(
-    'INVALID_PATH',
-    `Invalid ${key} "${input}": ${why}.`,
-    { path: input }
-  );
+  return new ToolError('INVALID_PATH', `Invalid ${key} "${input}": ${why}.`, {
+    path: input
+  });
 }
 
 /**
  * Validate a path argument and return its normal form ('' for the root).
  * Throws INVALID_PATH with the reason.
  */
-export function normalizePath(input: string, options: IPathOptions = {}): string {
+export function normalizePath(
+  input: string,
+  options: IPathOptions = {}
+): string {
   const key = options.key ?? 'path';
   if (CONTROL.test(input)) {
     throw invalid(input, 'control characters are not allowed', key);

@@ -91,7 +91,14 @@ export function boundChars(text: string, maxChars: number): IBoundedText {
     return { text, truncated: false };
   }
   const marker = Array.from(TRUNCATION_MARKER);
-  const room = Math.max(0, maxChars - marker.length);
+  if (maxChars < marker.length) {
+    // Even the marker does not fit: keep as much of it as the bound allows.
+    return {
+      text: marker.slice(0, Math.max(0, maxChars)).join(''),
+      truncated: true
+    };
+  }
+  const room = maxChars - marker.length;
   return {
     text: points.slice(0, room).join('') + TRUNCATION_MARKER,
     truncated: true

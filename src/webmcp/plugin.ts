@@ -1,17 +1,58 @@
 import {
+  ILabShell,
   type JupyterFrontEnd,
   type JupyterFrontEndPlugin
 } from '@jupyterlab/application';
+import { IDocumentManager } from '@jupyterlab/docmanager';
+import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
+import { INotebookTracker } from '@jupyterlab/notebook';
+
+import { type IJupyterEnvironment } from '../jupyter/environment';
+import { NotebookResolver } from '../jupyter/notebook';
+import { IWebMcpRegistry } from '../tokens';
+import { WebMcpRegistry } from './register';
+import { buildTools } from './tools';
+import { InputValidator } from './validate';
+
+let registry: WebMcpRegistry | null = null;
 
 /**
- * Registers the WebMCP tools on the page's model context.
+ * Registers the notebook tools on the page's WebMCP model context.
  */
-const plugin: JupyterFrontEndPlugin<void> = {
+const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
   id: 'jupyterlite-webmcp:webmcp',
   description: 'Registers the notebook tools on document.modelContext.',
   autoStart: true,
-  activate: (app: JupyterFrontEnd): void => {
-    void app;
+  requires: [INotebookTracker, IDocumentManager],
+  optional: [ILabShell, IDefaultFileBrowser],
+  provides: IWebMcpRegistry,
+  activate: (
+    app: JupyterFrontEnd,
+    tracker: INotebookTracker,
+    docManager: IDocumentManager,
+    labShell: ILabShell | null,
+    fileBrowser: IDefaultFileBrowser | null
+  ): IWebMcpRegistry => {
+    const env: IJupyterEnvironment = {
+      app,
+      tracker,
+      docManager,
+      contents: app.serviceManager.contents,
+      kernelspecs: app.serviceManager.kernelspecs,
+      multiDocument: labShell !== null,
+      browsingDirectory: () => fileBrowser?.model.path ?? null
+    };
+    const resolver = new NotebookResolver(env);
+    registry = new WebMcpRegistry({
+      tools: buildTools({ env, resolver }),
+      validator: new InputValidator()
+    });
+    registry.start();
+    return registry;
+  },
+  deactivate: (): void => {
+    registry?.dispose();
+    registry = null;
   }
 };
 

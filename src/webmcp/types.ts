@@ -31,7 +31,10 @@ export interface IToolDefinition {
    * Run the tool on validated arguments. Handlers throw ToolError for expected
    * failures; the adapter turns every outcome into the result envelope.
    */
-  handler(args: Record<string, unknown>, context: IToolCallContext): Promise<unknown>;
+  handler(
+    args: Record<string, unknown>,
+    context: IToolCallContext
+  ): Promise<unknown>;
 }
 
 /** The envelope every tool call returns. */

@@ -1,0 +1,92 @@
+/**
+ * Where the user is in a notebook: active and selected cells, the cursor and
+ * the exact text selected (IFocusContext).
+ */
+import { type CodeEditor } from '@jupyterlab/codeeditor';
+import { type NotebookPanel } from '@jupyterlab/notebook';
+
+import { LIMITS } from '../limits';
+import { boundUtf8 } from './text';
+
+/** A position in a cell's source, zero-based. */
+export interface IPosition {
+  line: number;
+  column: number;
+}
+
+/** The text the user has selected in the active cell's editor. */
+export interface ITextSelection {
+  start: IPosition;
+  end: IPosition;
+  text: string;
+  truncated?: boolean;
+}
+
+/** The focus state a tool reports. */
+export interface IFocusContext {
+  activeCellId: string | null;
+  activeCellIndex: number | null;
+  activeCellType: string | null;
+  selectedCellIds: string[];
+  hiddenSelectedCellCount: number;
+  hiddenActiveCell: boolean;
+  cursor: IPosition | null;
+  textSelection: ITextSelection | null;
+}
+
+/** The focus state of an open notebook. */
+export function focusContext(panel: NotebookPanel): IFocusContext {
+  const notebook = panel.content;
+  const active = notebook.activeCell;
+  const selectedCellIds: string[] = [];
+  notebook.widgets.forEach(cell => {
+    if (notebook.isSelectedOrActive(cell)) {
+      selectedCellIds.push(cell.model.id);
+    }
+  });
+  const editor = active?.editor ?? null;
+  return {
+    activeCellId: active ? active.model.id : null,
+    activeCellIndex: active ? notebook.activeCellIndex : null,
+    activeCellType: active ? active.model.type : null,
+    selectedCellIds,
+    hiddenSelectedCellCount: 0,
+    hiddenActiveCell: false,
+    cursor: editor ? toPosition(editor.getCursorPosition()) : null,
+    textSelection: editor ? textSelection(editor) : null
+  };
+}
+
+function toPosition(position: CodeEditor.IPosition): IPosition {
+  return { line: position.line, column: position.column };
+}
+
+/** The editor's selection, or null when it is empty. */
+function textSelection(editor: CodeEditor.IEditor): ITextSelection | null {
+  const range = editor.getSelection();
+  let startOffset = editor.getOffsetAt(range.start);
+  let endOffset = editor.getOffsetAt(range.end);
+  if (startOffset === endOffset) {
+    return null;
+  }
+  let start = range.start;
+  let end = range.end;
+  if (startOffset > endOffset) {
+    [startOffset, endOffset] = [endOffset, startOffset];
+    [start, end] = [end, start];
+  }
+  const source = editor.model.sharedModel.getSource();
+  const bounded = boundUtf8(
+    source.slice(startOffset, endOffset),
+    LIMITS.MAX_SELECTED_TEXT_BYTES
+  );
+  const selection: ITextSelection = {
+    start: toPosition(start),
+    end: toPosition(end),
+    text: bounded.text
+  };
+  if (bounded.truncated) {
+    selection.truncated = true;
+  }
+  return selection;
+}

@@ -1,0 +1,201 @@
+/**
+ * Opening notebooks: `jupyter_open_notebook`, and the opening step of
+ * `jupyter_create_notebook`.
+ *
+ * In JupyterLab every notebook opens in this page. In Notebook 7 and
+ * JupyterLite's notebook pages each notebook has its own browser tab: a
+ * notebook other than this tab's opens the way the app opens it (a new tab),
+ * and the result says so.
+ */
+import { type NotebookPanel } from '@jupyterlab/notebook';
+
+import { type IJupyterEnvironment } from './environment';
+import { ToolError } from './errors';
+import { focusContext, type IFocusContext } from './focus';
+import { kernelInfo, storedKernelInfo, type IKernelInfo } from './kernel';
+import {
+  assertNotebookPath,
+  notebookInfo,
+  notebookNotFound,
+  reviewCounts,
+  type INotebookInfo,
+  type IReviewCounts,
+  type NotebookResolver
+} from './notebook';
+import { normalizePath } from './paths';
+
+/** Where an opened notebook now lives. */
+export type OpenedIn = 'this-page' | 'new-tab';
+
+/** What `jupyter_open_notebook` returns. */
+export interface IOpenResult {
+  notebook: INotebookInfo;
+  kernel: IKernelInfo;
+  focus: IFocusContext | null;
+  review: IReviewCounts;
+  /**
+   * Present when the notebook opened in another browser tab (Notebook 7,
+   * JupyterLite's notebook pages): tools in that tab act on it.
+   */
+  openedIn?: OpenedIn;
+  /** Present with openedIn: what happened, for the agent to relay. */
+  message?: string;
+}
+
+/** Arguments of `jupyter_open_notebook`. */
+export interface IOpenArgs {
+  path: string;
+  cellId?: string | null;
+  activate?: boolean;
+}
+
+/**
+ * Open (or reveal) a notebook. An already open notebook is reused with its
+ * unsaved edits, never re-read from disk.
+ */
+export async function openNotebook(
+  env: IJupyterEnvironment,
+  resolver: NotebookResolver,
+  args: IOpenArgs
+): Promise<IOpenResult> {
+  const path = normalizePath(args.path);
+  const activate = args.activate ?? true;
+  let panel = resolver.findOpenPanel(path);
+  if (!panel) {
+    await assertNotebookFile(resolver, path);
+    if (!env.multiDocument) {
+      return openInNewTab(env, resolver, path);
+    }
+    panel = await openInThisPage(env, path, activate);
+  } else if (activate) {
+    env.app.shell.activateById(panel.id);
+  }
+  const notebook = resolver.fromPanel(panel);
+  if (args.cellId !== null && args.cellId !== undefined) {
+    const index = notebook.model.cells.findIndex(
+      cell => cell.id === args.cellId
+    );
+    if (index < 0) {
+      throw cellNotFound(args.cellId);
+    }
+    await revealCell(panel, index);
+  }
+  return {
+    notebook: notebookInfo(notebook),
+    kernel: kernelInfo(panel.sessionContext),
+    focus: focusContext(panel),
+    review: reviewCounts(notebook.model)
+  };
+}
+
+/** The error an unknown (or hidden) cell id gives. */
+export function cellNotFound(cellId: string): ToolError {
+  return new ToolError(
+    'CELL_NOT_FOUND',
+    `No cell with id "${cellId}" in this notebook.`,
+    { cellId }
+  );
+}
+
+async function assertNotebookFile(
+  resolver: NotebookResolver,
+  path: string
+): Promise<void> {
+  assertNotebookPath(path);
+  const model = await resolver.getContentsModel(path, false);
+  if (!model || model.type !== 'notebook') {
+    throw notebookNotFound(path);
+  }
+}
+
+/** Open a notebook in this page and wait until its model is loaded. */
+export async function openInThisPage(
+  env: IJupyterEnvironment,
+  path: string,
+  activate: boolean,
+  kernelName?: string
+): Promise<NotebookPanel> {
+  const widget = env.docManager.openOrReveal(
+    path,
+    'default',
+    kernelName ? { name: kernelName } : undefined,
+    { activate }
+  );
+  const panel = widget ? env.tracker.find(p => p === widget) : undefined;
+  if (!panel) {
+    throw new ToolError(
+      'INTERNAL_ERROR',
+      `"${path}" could not be opened as a notebook.`,
+      { path }
+    );
+  }
+  await panel.context.ready;
+  return panel;
+}
+
+/**
+ * Open a notebook the way a one-notebook-per-tab app does: a new browser
+ * tab. The result is read from the file, since this page cannot see the new
+ * tab's live state.
+ */
+export async function openInNewTab(
+  env: IJupyterEnvironment,
+  resolver: NotebookResolver,
+  path: string
+): Promise<IOpenResult> {
+  const opened = await withWindowOpenWatch(() =>
+    env.app.commands.execute('docmanager:open', { path })
+  );
+  const notebook = await resolver.resolveNotebook(path);
+  try {
+    const message = opened.blocked
+      ? `The browser blocked opening "${path}" in a new tab. Ask the user to open it; tools act on the notebook of the tab they are called in.`
+      : `Opened "${path}" in a new browser tab. Tools called in that tab act on it; tools in this tab keep acting on this tab's notebook.`;
+    return {
+      notebook: notebookInfo(notebook),
+      kernel: storedKernelInfo(notebook.model),
+      focus: null,
+      review: reviewCounts(notebook.model),
+      openedIn: 'new-tab',
+      message
+    };
+  } finally {
+    notebook.release();
+  }
+}
+
+/**
+ * Run `action` and report whether a `window.open` it made was blocked. The
+ * app's own opener calls `window.open`; a popup blocker makes that return
+ * null, and nothing else tells us.
+ */
+async function withWindowOpenWatch(
+  action: () => Promise<unknown>
+): Promise<{ blocked: boolean }> {
+  const original = window.open;
+  let blocked = false;
+  window.open = function (this: Window, ...args: Parameters<Window['open']>) {
+    const opened = original.apply(this, args);
+    if (!opened) {
+      blocked = true;
+    }
+    return opened;
+  };
+  try {
+    await action();
+  } finally {
+    window.open = original;
+  }
+  return { blocked };
+}
+
+/** Scroll a cell into view and make it the active cell. */
+export async function revealCell(
+  panel: NotebookPanel,
+  index: number
+): Promise<void> {
+  const notebook = panel.content;
+  notebook.activeCellIndex = index;
+  notebook.deselectAll();
+  await notebook.scrollToItem(index, 'smart');
+}

@@ -1,0 +1,70 @@
+/**
+ * The tools, as data: each one is its catalog entry (title, verbatim
+ * description, annotations), its input schema and a handler that calls the
+ * semantic layer. Handlers never touch widgets or `document.modelContext`.
+ *
+ * Only implemented tools are built, so what is registered is exactly what
+ * works.
+ */
+import { getContext } from '../jupyter/context';
+import { createNotebook, type ICreateArgs } from '../jupyter/create';
+import { type IJupyterEnvironment } from '../jupyter/environment';
+import { type NotebookResolver } from '../jupyter/notebook';
+import { openNotebook, type IOpenArgs } from '../jupyter/open';
+import {
+  listWorkspace,
+  type IListWorkspaceArgs,
+  type NotebookVisibility
+} from '../jupyter/workspace';
+import { TOOL_CATALOG } from './catalog';
+import { TOOL_INPUT_SCHEMAS, type ToolName } from './schemas';
+import { type IToolCallContext, type IToolDefinition } from './types';
+
+/** What the handlers call. */
+export interface IToolServices {
+  env: IJupyterEnvironment;
+  resolver: NotebookResolver;
+  /** Whether a listed notebook is visible to the agent (all, by default). */
+  isNotebookVisible?: NotebookVisibility;
+}
+
+type Handler = (
+  args: Record<string, unknown>,
+  context: IToolCallContext
+) => Promise<unknown>;
+
+function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
+  const { env, resolver, isNotebookVisible } = services;
+  return {
+    jupyter_get_context: async () => getContext(env, resolver),
+    jupyter_list_workspace: async args =>
+      listWorkspace(resolver, args as IListWorkspaceArgs, isNotebookVisible),
+    jupyter_open_notebook: async args =>
+      openNotebook(env, resolver, args as unknown as IOpenArgs),
+    jupyter_create_notebook: async args =>
+      createNotebook(
+        env,
+        resolver,
+        args as unknown as ICreateArgs,
+        isNotebookVisible
+      )
+  };
+}
+
+/** Build the definitions of every implemented tool, in the spec's order. */
+export function buildTools(services: IToolServices): IToolDefinition[] {
+  const implemented = handlers(services);
+  const tools: IToolDefinition[] = [];
+  for (const name of Object.keys(TOOL_CATALOG) as ToolName[]) {
+    const handler = implemented[name];
+    if (handler) {
+      tools.push({
+        name,
+        ...TOOL_CATALOG[name],
+        inputSchema: TOOL_INPUT_SCHEMAS[name],
+        handler
+      });
+    }
+  }
+  return tools;
+}

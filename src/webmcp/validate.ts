@@ -1,0 +1,226 @@
+/**
+ * Validation of tool arguments against the input schemas, with defaults
+ * filled in and every failure reported as INVALID_ARGUMENT in plain English.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+
+import { ToolError } from '../jupyter/errors';
+import { TOOL_INPUT_SCHEMAS, TOOL_NAMES, type ToolName } from './schemas';
+import { type JSONSchema } from './types';
+
+/** How much of a caller-supplied name a message may echo. */
+const MAX_ECHO_CHARS = 64;
+
+/** A JSON-like value object. */
+type JSONObject = Record<string, unknown>;
+
+/**
+ * Compiles every input schema once and validates arguments against them.
+ * The caller's arguments are never mutated: defaults go into a deep copy.
+ */
+export class InputValidator {
+  constructor(schemas: Record<ToolName, JSONSchema> = TOOL_INPUT_SCHEMAS) {
+    const ajv = new Ajv({
+      strict: true,
+      allowUnionTypes: true,
+      useDefaults: true,
+      allErrors: false,
+      verbose: true
+    });
+    for (const name of TOOL_NAMES) {
+      this._validators.set(name, ajv.compile(schemas[name]));
+    }
+  }
+
+  /**
+   * The validated arguments of a call, defaults filled in. `undefined` and
+   * `null` count as `{}`. Throws INVALID_ARGUMENT with `{ field, rule }`.
+   */
+  validate(name: ToolName, input: unknown): JSONObject {
+    const validator = this._validators.get(name);
+    if (!validator) {
+      throw new Error(`No input schema for tool "${echo(String(name))}".`);
+    }
+    if (input === undefined || input === null) {
+      input = {};
+    }
+    if (typeof input !== 'object' || Array.isArray(input)) {
+      throw new ToolError(
+        'INVALID_ARGUMENT',
+        `Invalid arguments: must be an object of named arguments, not ${describe(input)}.`,
+        { field: '', rule: 'type' }
+      );
+    }
+    const args = copyJSON(input, new WeakSet()) as JSONObject;
+    if (!validator(args)) {
+      const error = validator.errors?.[0];
+      throw error
+        ? toToolError(error)
+        : new ToolError('INVALID_ARGUMENT', 'Invalid arguments.', {
+            field: '',
+            rule: 'unknown'
+          });
+    }
+    return args;
+  }
+
+  private readonly _validators = new Map<ToolName, ValidateFunction>();
+}
+
+let shared: InputValidator | null = null;
+
+/** Validate with a validator shared by the whole page, compiled on first use. */
+export function validateToolInput(name: ToolName, input: unknown): JSONObject {
+  shared ??= new InputValidator();
+  return shared.validate(name, input);
+}
+
+/**
+ * A deep copy of plain objects and arrays. Properties holding `undefined` are
+ * left out, as JSON would; a cycle is refused.
+ */
+function copyJSON(value: unknown, ancestors: WeakSet<object>): unknown {
+  if (value === null || typeof value !== 'object') {
+    return value;
+  }
+  if (ancestors.has(value)) {
+    throw new ToolError(
+      'INVALID_ARGUMENT',
+      'Invalid arguments: they contain a cycle, which JSON cannot express.',
+      { field: '', rule: 'cycle' }
+    );
+  }
+  ancestors.add(value);
+  let copy: unknown;
+  if (Array.isArray(value)) {
+    copy = value.map(item => copyJSON(item, ancestors));
+  } else {
+    const target: JSONObject = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (item !== undefined) {
+        // defineProperty keeps a "__proto__" key an ordinary (unknown) key.
+        Object.defineProperty(target, key, {
+          value: copyJSON(item, ancestors),
+          enumerable: true,
+          writable: true,
+          configurable: true
+        });
+      }
+    }
+    copy = target;
+  }
+  ancestors.delete(value);
+  return copy;
+}
+
+/** At most MAX_ECHO_CHARS code points of caller input. */
+function echo(text: string): string {
+  if (text.length <= MAX_ECHO_CHARS) {
+    return text;
+  }
+  const points = Array.from(text.slice(0, MAX_ECHO_CHARS * 2));
+  return points.length <= MAX_ECHO_CHARS
+    ? points.join('')
+    : points.slice(0, MAX_ECHO_CHARS).join('') + '…';
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) {
+    return 'an array';
+  }
+  return typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+}
+
+/** `/anchor/selection/start` → `anchor.selection.start`; `/cellIds/2` → `cellIds[2]`. */
+function fieldOf(instancePath: string, child?: string): string {
+  const segments = instancePath
+    .split('/')
+    .slice(1)
+    .map(segment => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (child !== undefined) {
+    segments.push(child);
+  }
+  let field = '';
+  for (const segment of segments) {
+    if (/^\d+$/.test(segment)) {
+      field += `[${segment}]`;
+    } else {
+      field += field ? `.${segment}` : segment;
+    }
+  }
+  return field;
+}
+
+function quoteList(values: unknown[]): string {
+  return values.map(value => JSON.stringify(value)).join(', ');
+}
+
+/** The first ajv error as INVALID_ARGUMENT, naming the field and the rule. */
+function toToolError(error: ErrorObject): ToolError {
+  const params = error.params as Record<string, unknown>;
+  const rule = error.keyword;
+  if (rule === 'required') {
+    const field = echo(
+      fieldOf(error.instancePath, String(params.missingProperty))
+    );
+    return new ToolError(
+      'INVALID_ARGUMENT',
+      `Missing required argument "${field}".`,
+      { field, rule }
+    );
+  }
+  if (rule === 'additionalProperties') {
+    const field = echo(
+      fieldOf(error.instancePath, String(params.additionalProperty))
+    );
+    const schema = (error.parentSchema ?? {}) as JSONSchema;
+    const known = Object.keys((schema.properties ?? {}) as JSONSchema);
+    const owner = error.instancePath
+      ? `"${fieldOf(error.instancePath)}"`
+      : 'this tool';
+    const accepts = known.length
+      ? `${owner} accepts only ${known.join(', ')}`
+      : `${owner} takes no arguments`;
+    return new ToolError(
+      'INVALID_ARGUMENT',
+      `Unknown argument "${field}": ${accepts}.`,
+      { field, rule }
+    );
+  }
+  const field = echo(fieldOf(error.instancePath));
+  return new ToolError(
+    'INVALID_ARGUMENT',
+    `Invalid argument "${field}": ${ruleText(error, params)}.`,
+    { field, rule }
+  );
+}
+
+function ruleText(error: ErrorObject, params: Record<string, unknown>): string {
+  switch (error.keyword) {
+    case 'type': {
+      const types = Array.isArray(params.type)
+        ? params.type.map(String)
+        : String(params.type).split(',');
+      return `must be ${types.join(' or ')}`;
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `must be ${String(params.comparison)} ${String(params.limit)}`;
+    case 'enum':
+      return `must be one of ${quoteList(params.allowedValues as unknown[])}`;
+    case 'maxItems':
+      return `must have at most ${String(params.limit)} items`;
+    case 'minItems':
+      return `must have at least ${String(params.limit)} items`;
+    case 'minLength':
+      return params.limit === 1
+        ? 'must not be empty'
+        : `must be at least ${String(params.limit)} characters long`;
+    case 'maxLength':
+      return `must be at most ${String(params.limit)} characters long`;
+    default:
+      return error.message ?? `fails the "${error.keyword}" rule`;
+  }
+}
