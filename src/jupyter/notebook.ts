@@ -11,6 +11,7 @@ import type * as nbformat from '@jupyterlab/nbformat';
 import { type NotebookPanel } from '@jupyterlab/notebook';
 import { type Contents } from '@jupyterlab/services';
 
+import { noActiveNotebookError, notebookNotFoundError } from '../access/policy';
 import { ToolError } from './errors';
 import { sourceHash, revisionOf, type IRevisionPart } from './hash';
 import { basename, isNotebookPath, normalizePath } from './paths';
@@ -95,10 +96,7 @@ export class NotebookResolver {
     if (path === null || path === undefined) {
       const panel = this.currentPanel();
       if (!panel) {
-        throw new ToolError(
-          'NO_ACTIVE_NOTEBOOK',
-          'No notebook is open. Pass notebookPath, or open one with jupyter_open_notebook.'
-        );
+        throw noActiveNotebookError();
       }
       return this.fromPanel(panel);
     }
@@ -131,7 +129,7 @@ export class NotebookResolver {
       typeof model.content !== 'object' ||
       model.content === null
     ) {
-      throw notebookNotFound(path);
+      throw notebookNotFoundError(path);
     }
     return model.content as nbformat.INotebookContent;
   }
@@ -174,19 +172,10 @@ export class NotebookResolver {
   }
 }
 
-/** The error a path that is not a visible notebook gives. */
-export function notebookNotFound(path: string): ToolError {
-  return new ToolError(
-    'NOTEBOOK_NOT_FOUND',
-    `No notebook found at "${path}".`,
-    { path }
-  );
-}
-
 /** Check that a path names a notebook file by its extension. */
 export function assertNotebookPath(path: string): void {
   if (!isNotebookPath(path)) {
-    throw notebookNotFound(path);
+    throw notebookNotFoundError(path);
   }
 }
 

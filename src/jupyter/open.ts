@@ -9,6 +9,7 @@
  */
 import { type NotebookPanel } from '@jupyterlab/notebook';
 
+import { cellNotFoundError, notebookNotFoundError } from '../access/policy';
 import { type IJupyterEnvironment } from './environment';
 import { ToolError } from './errors';
 import { focusContext, type IFocusContext } from './focus';
@@ -16,7 +17,6 @@ import { kernelInfo, storedKernelInfo, type IKernelInfo } from './kernel';
 import {
   assertNotebookPath,
   notebookInfo,
-  notebookNotFound,
   reviewCounts,
   type INotebookInfo,
   type IReviewCounts,
@@ -76,7 +76,7 @@ export async function openNotebook(
       cell => cell.id === args.cellId
     );
     if (index < 0) {
-      throw cellNotFound(args.cellId);
+      throw cellNotFoundError(args.cellId);
     }
     await revealCell(panel, index);
   }
@@ -88,15 +88,6 @@ export async function openNotebook(
   };
 }
 
-/** The error an unknown (or hidden) cell id gives. */
-export function cellNotFound(cellId: string): ToolError {
-  return new ToolError(
-    'CELL_NOT_FOUND',
-    `No cell with id "${cellId}" in this notebook.`,
-    { cellId }
-  );
-}
-
 async function assertNotebookFile(
   resolver: NotebookResolver,
   path: string
@@ -104,7 +95,7 @@ async function assertNotebookFile(
   assertNotebookPath(path);
   const model = await resolver.getContentsModel(path, false);
   if (!model || model.type !== 'notebook') {
-    throw notebookNotFound(path);
+    throw notebookNotFoundError(path);
   }
 }
 

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Run every test: lint, unit tests, the wheel check, and the browser tests in
+# JupyterLab, Notebook 7 and JupyterLite. Ends with "N passed, N failed" and
+# exits non-zero when anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/setup.sh || { echo "Set-up failed."; echo "0 passed, 1 failed"; exit 1; }
+# shellcheck disable=SC1091
+. .venv/bin/activate
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+
+results=.test-results
+rm -rf "$results"
+mkdir -p "$results"
+passed=0
+failed=0
+failures=()
+
+count() { # name passed failed
+  passed=$((passed + $2))
+  failed=$((failed + $3))
+  if [ "$3" -gt 0 ]; then failures+=("$1: $3 failed"); fi
+  printf '    %s: %s passed, %s failed\n' "$1" "$2" "$3"
+}
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "Lint (prettier, eslint, stylelint)"
+if npm run --silent lint:check; then count lint 1 0; else count lint 0 1; fi
+
+step "Unit tests (jest)"
+npx jest --ci --json --outputFile="$results/jest.json" >"$results/jest.log" 2>&1
+tail -n 8 "$results/jest.log"
+if [ -f "$results/jest.json" ]; then
+  read -r jp jf < <(node -e 'const r=require(process.argv[1]);console.log(r.numPassedTests, r.numFailedTests + r.numRuntimeErrorTestSuites)' "$PWD/$results/jest.json")
+  count jest "$jp" "$jf"
+else
+  cat "$results/jest.log"; count jest 0 1
+fi
+
+step "Wheel: pip install in a clean venv"
+if ./scripts/check-wheel.sh; then count wheel 1 0; else count wheel 0 1; fi
+
+step "Demo site (JupyterLite, offline Pyodide)"
+if python demo/build.py >"$results/demo-build.log" 2>&1; then
+  tail -n 3 "$results/demo-build.log"
+else
+  cat "$results/demo-build.log"; count demo-build 0 1
+fi
+
+step "Browser tests (Playwright, Chromium with WebMCP)"
+PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" \
+  npx playwright test -c ui-tests/playwright.config.ts --reporter=list,json
+if [ -f "$results/playwright.json" ]; then
+  read -r bp bf < <(node -e 'const s=require(process.argv[1]).stats;console.log(s.expected + s.flaky, s.unexpected + (s.skipped||0))' "$PWD/$results/playwright.json")
+  count browser "$bp" "$bf"
+else
+  count browser 0 1
+fi
+
+echo
+if [ "${#failures[@]}" -gt 0 ]; then
+  printf 'Failed: %s\n' "${failures[@]}"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,175 @@
+/**
+ * The access policy: what an agent's call may do with a cell or a notebook
+ * given the owner's access setting, and the errors a refusal gives. Pure: no
+ * JupyterLab runtime import.
+ *
+ * A hidden (`none`) cell or notebook must be indistinguishable from one that
+ * does not exist, so each "not found" error has exactly one constructor here,
+ * used both by the lookup that finds nothing and by the guard that hides.
+ */
+import { ToolError } from '../jupyter/errors';
+import type { AgentAccess } from './model';
+
+/** What a call needs: to read, or to change (edit, delete, run, comment). */
+export type AccessIntent = 'read' | 'write';
+
+/** The outcome of checking an access against an intent. */
+export type AccessDecision = 'allow' | 'hidden' | 'denied';
+
+/** A cell as the guard sees it. */
+export interface IGuardedCell {
+  id: string;
+  access: AgentAccess;
+}
+
+/** A notebook as the guard sees it. */
+export interface IGuardedNotebook {
+  path: string;
+  access: AgentAccess;
+}
+
+/** Cells that remain visible to the agent, and how many were omitted. */
+export interface IVisiblePartition<T> {
+  visible: T[];
+  hiddenCount: number;
+}
+
+/**
+ * The decision for a cell: `none` is hidden whatever the intent; `read`
+ * denies a write; everything else is allowed.
+ */
+export function cellDecision(
+  access: AgentAccess,
+  intent: AccessIntent
+): AccessDecision {
+  return decide(access, intent);
+}
+
+/** The decision for a notebook; the same three-state rule as for cells. */
+export function notebookDecision(
+  access: AgentAccess,
+  intent: AccessIntent
+): AccessDecision {
+  return decide(access, intent);
+}
+
+/** The one error an unknown cell id gives, and so also a hidden cell. */
+export function cellNotFoundError(cellId: string): ToolError {
+  return new ToolError(
+    'CELL_NOT_FOUND',
+    `No cell with id "${cellId}" in this notebook.`,
+    { cellId }
+  );
+}
+
+/** The error a write to a read-only cell gives. */
+export function cellAccessDeniedError(cellId: string): ToolError {
+  return new ToolError(
+    'CELL_ACCESS_DENIED',
+    `The notebook owner made cell "${cellId}" read-only for agents; it cannot be changed.`,
+    { cellId, access: 'read' }
+  );
+}
+
+/** The one error a missing notebook path gives, and so also a hidden one. */
+export function notebookNotFoundError(path: string): ToolError {
+  return new ToolError(
+    'NOTEBOOK_NOT_FOUND',
+    `No notebook found at "${path}".`,
+    { path }
+  );
+}
+
+/** The one error "no current notebook" gives, and so also a hidden one. */
+export function noActiveNotebookError(): ToolError {
+  return new ToolError(
+    'NO_ACTIVE_NOTEBOOK',
+    'No notebook is open. Pass notebookPath, or open one with jupyter_open_notebook.'
+  );
+}
+
+/** The error a write to a read-only notebook gives. */
+export function notebookAccessDeniedError(path: string): ToolError {
+  return new ToolError(
+    'NOTEBOOK_ACCESS_DENIED',
+    `The notebook owner made notebook "${path}" read-only for agents; it cannot be changed.`,
+    { path, access: 'read' }
+  );
+}
+
+/**
+ * The one guard every id-addressed cell operation goes through. A hidden
+ * cell throws exactly what an unknown id throws (cellNotFoundError); a
+ * read-only cell throws CELL_ACCESS_DENIED only for a write.
+ */
+export function assertCellAccessible(
+  cell: IGuardedCell,
+  intent: AccessIntent
+): void {
+  switch (cellDecision(cell.access, intent)) {
+    case 'hidden':
+      throw cellNotFoundError(cell.id);
+    case 'denied':
+      throw cellAccessDeniedError(cell.id);
+    default:
+      return;
+  }
+}
+
+/**
+ * The guard notebook resolution goes through. A hidden notebook throws
+ * exactly what a missing one throws: NOTEBOOK_NOT_FOUND for the path when it
+ * was addressed by path, NO_ACTIVE_NOTEBOOK when it was the current notebook.
+ * A read-only notebook throws NOTEBOOK_ACCESS_DENIED only for a write.
+ */
+export function assertNotebookAccessible(
+  notebook: IGuardedNotebook,
+  intent: AccessIntent,
+  addressedByPath: boolean
+): void {
+  switch (notebookDecision(notebook.access, intent)) {
+    case 'hidden':
+      throw addressedByPath
+        ? notebookNotFoundError(notebook.path)
+        : noActiveNotebookError();
+    case 'denied':
+      throw notebookAccessDeniedError(notebook.path);
+    default:
+      return;
+  }
+}
+
+/**
+ * Split cells for a non-explicit read (a range, the focus state): hidden
+ * cells are omitted and counted, so the agent never meets a silent gap. Order
+ * is preserved; `read` and `write` cells are both visible.
+ */
+export function partitionVisible<T>(
+  cells: readonly T[],
+  accessOf: (cell: T) => AgentAccess
+): IVisiblePartition<T> {
+  const visible: T[] = [];
+  let hiddenCount = 0;
+  for (const cell of cells) {
+    if (decide(accessOf(cell), 'read') === 'hidden') {
+      hiddenCount++;
+    } else {
+      visible.push(cell);
+    }
+  }
+  return { visible, hiddenCount };
+}
+
+/**
+ * Fails closed: a value outside the three (which the types forbid, but a
+ * caller may still pass at run time) is treated as `none`.
+ */
+function decide(access: AgentAccess, intent: AccessIntent): AccessDecision {
+  if (access === 'write') {
+    return 'allow';
+  }
+  if (access === 'read') {
+    return intent === 'read' ? 'allow' : 'denied';
+  }
+  return 'hidden';
+}
