@@ -10,11 +10,11 @@
 import { LIMITS } from '../limits';
 import { type IToolErrorPayload, normalizeError } from '../jupyter/errors';
 import { TRUNCATION_MARKER, utf8Length } from '../jupyter/text';
-import { jsonEscapedPrefix, jsonStringBytes } from './json';
+import { jsonEscapedPrefix, jsonStringBytes } from '../jupyter/json';
 import { Trimmer } from './trim';
 import { type IToolResult } from './types';
 
-export { jsonEscapedPrefix, jsonStringBytes } from './json';
+export { jsonEscapedPrefix, jsonStringBytes } from '../jupyter/json';
 
 /** Why a payload came back as the opaque envelope. */
 export const NO_FIT_REASON =

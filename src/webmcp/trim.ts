@@ -3,7 +3,7 @@
  * arrays of objects. Pure: no JupyterLab import.
  */
 import { utf8Length } from '../jupyter/text';
-import { jsonStringBytes } from './json';
+import { jsonStringBytes } from '../jupyter/json';
 
 type JSONObject = { [key: string]: unknown };
 
