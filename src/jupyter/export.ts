@@ -10,7 +10,7 @@
  */
 import type * as nbformat from '@jupyterlab/nbformat';
 import { LIMITS } from '../limits';
-import { jsonEscapedPrefix, jsonStringBytes } from '../webmcp/results';
+import { jsonEscapedPrefix, jsonStringBytes } from './json';
 import { type ISerializedOutput, serializeOutput } from './outputs';
 import { TRUNCATION_MARKER } from './text';
 
@@ -118,7 +118,8 @@ function outputBlocks(output: ISerializedOutput): IBlock[] {
       output.textData?.find(entry => entry.text !== '')?.text ||
       '';
   }
-  const blocks: IBlock[] = text === '' ? [] : [{ content: text, fence: '' }];
+  const blocks: IBlock[] =
+    text.trim() === '' ? [] : [{ content: text, fence: '' }];
   for (const media of output.media ?? []) {
     blocks.push({
       content: `![output](${media.mimeType}, ${media.bytes} bytes — not included)`
