@@ -40,7 +40,7 @@ if ! python -c 'import jupyterlite_webmcp' 2>/dev/null; then
   python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 fi
 # Point the venv's labextension directory at this checkout's build.
-jupyter labextension develop --overwrite . >/dev/null
+jupyter-builder develop --overwrite . >/dev/null
 if ! jupyter labextension list 2>&1 | grep -q 'jupyterlite-webmcp.*enabled.*OK'; then
   echo "The extension is not enabled in .venv; see 'jupyter labextension list'." >&2
   exit 1

@@ -5,8 +5,12 @@ import {
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { ITranslator } from '@jupyterlab/translation';
 
+import { DisposableSet } from '@lumino/disposable';
+
 import { IWebMcpRegistry } from '../tokens';
 import { WebMcpStatus } from './status';
+
+let statusItem: DisposableSet | null = null;
 
 /**
  * Shows WebMCP's availability, the registered tools and the call in progress
@@ -27,10 +31,17 @@ export const statusPlugin: JupyterFrontEndPlugin<void> = {
     if (!statusBar) {
       return;
     }
-    statusBar.registerStatusItem('jupyterlite-webmcp:status', {
-      item: new WebMcpStatus(registry, translator ?? undefined),
-      align: 'left',
-      rank: 900
-    });
+    const item = new WebMcpStatus(registry, translator ?? undefined);
+    const registration = statusBar.registerStatusItem(
+      'jupyterlite-webmcp:status',
+      { item, align: 'left', rank: 900 }
+    );
+    statusItem = new DisposableSet();
+    statusItem.add(registration);
+    statusItem.add(item);
+  },
+  deactivate: (): void => {
+    statusItem?.dispose();
+    statusItem = null;
   }
 };

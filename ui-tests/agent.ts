@@ -1,0 +1,263 @@
+/**
+ * An agent calling the extension's tools the way a real one does: through the
+ * browser's native WebMCP (`document.modelContext`), never through the
+ * extension's own functions.
+ *
+ * - `call`: Playwright's WebMCP client (`page.webmcp.callTool`), the default.
+ * - `invokeViaCdp`: the Chrome DevTools Protocol `WebMCP` domain, for caller
+ *   side cancellation (`WebMCP.cancelInvocation`) and invocation events.
+ */
+import type { CDPSession, Page } from '@playwright/test';
+
+import type { JupyterApp } from './jupyter';
+import { type IToolInfo, type IToolResult, toToolResult } from './results';
+
+/** `WebMCP.toolInvoked` (CDP): a tool invocation started, by any caller. */
+export interface IToolInvokedEvent {
+  /** Missing when the tool could not be found. */
+  toolName?: string;
+  frameId: string;
+  invocationId: string;
+  /** The input, as a JSON string. */
+  input: string;
+}
+
+/** `WebMCP.toolResponded` (CDP): an invocation completed, failed or was canceled. */
+export interface IToolRespondedEvent {
+  invocationId: string;
+  status: 'Completed' | 'Error' | 'Canceled';
+  /** What `execute` returned (only when Completed). */
+  output?: unknown;
+  errorText?: string;
+  /** A `Runtime.RemoteObject` of the exception `execute` threw. */
+  exception?: { className?: string; description?: string };
+}
+
+export interface ICdpToolResult<T = unknown> extends IToolResult<T> {
+  status: IToolRespondedEvent['status'];
+  errorText?: string;
+  /** The exception `execute` threw (a tool must never throw). */
+  exception?: IToolRespondedEvent['exception'];
+  invocationId: string;
+}
+
+export interface ICdpInvokeOptions {
+  /** Sends `WebMCP.cancelInvocation` this many ms after the call started. */
+  cancelAfterMs?: number;
+  /** How long to wait for `toolResponded` (default 60 s). */
+  timeout?: number;
+}
+
+/** The CDP WebMCP session of one page. */
+class CdpWebMcp {
+  static async attach(page: Page): Promise<CdpWebMcp> {
+    const session = await page.context().newCDPSession(page);
+    const bridge = new CdpWebMcp(session);
+    session.on('WebMCP.toolResponded', event => bridge._onResponded(event));
+    session.on('WebMCP.toolInvoked', event => bridge.invoked.push(event));
+    await session.send('WebMCP.enable');
+    return bridge;
+  }
+
+  private constructor(readonly session: CDPSession) {}
+
+  /** Every `toolInvoked` event seen (any caller, Playwright's included). */
+  readonly invoked: IToolInvokedEvent[] = [];
+
+  async mainFrameId(): Promise<string> {
+    const { frameTree } = await this.session.send('Page.getFrameTree');
+    return frameTree.frame.id;
+  }
+
+  /** Resolves with the `toolResponded` event of `invocationId`. */
+  responded(
+    invocationId: string,
+    timeout: number
+  ): Promise<IToolRespondedEvent> {
+    const early = this._responses.get(invocationId);
+    if (early) {
+      return Promise.resolve(early);
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this._waiters.delete(invocationId);
+        reject(
+          new Error(
+            `no WebMCP.toolResponded for ${invocationId} in ${timeout} ms`
+          )
+        );
+      }, timeout);
+      this._waiters.set(invocationId, event => {
+        clearTimeout(timer);
+        resolve(event);
+      });
+    });
+  }
+
+  async detach(): Promise<void> {
+    await this.session.detach().catch(() => undefined);
+  }
+
+  private _onResponded(event: IToolRespondedEvent): void {
+    const waiter = this._waiters.get(event.invocationId);
+    if (waiter) {
+      this._waiters.delete(event.invocationId);
+      waiter(event);
+    } else {
+      // the response can arrive before invokeTool's own reply is handled
+      this._responses.set(event.invocationId, event);
+    }
+  }
+
+  private _waiters = new Map<string, (event: IToolRespondedEvent) => void>();
+  private _responses = new Map<string, IToolRespondedEvent>();
+}
+
+export class Agent {
+  constructor(jupyter: JupyterApp) {
+    this._jupyter = jupyter;
+  }
+
+  private get _page(): Page {
+    return this._jupyter.page;
+  }
+
+  /** Whether the page has `document.modelContext` at all. */
+  async hasModelContext(): Promise<boolean> {
+    return this._page.evaluate(() => 'modelContext' in document);
+  }
+
+  /** Calls a tool through native WebMCP (Playwright's `page.webmcp`). */
+  async call<T = unknown>(
+    name: string,
+    input: Record<string, unknown> = {},
+    options: { timeout?: number } = {}
+  ): Promise<IToolResult<T>> {
+    const raw: unknown = await this._page.webmcp.callTool(name, input, {
+      timeout: options.timeout ?? 60_000
+    });
+    return toToolResult<T>(raw);
+  }
+
+  /**
+   * The registered tools as `document.modelContext.getTools()` reports them,
+   * annotations included (Playwright's `page.webmcp.tools()` renames them).
+   */
+  async tools(): Promise<IToolInfo[]> {
+    return this._page.evaluate(async () => {
+      const parse = (schema: unknown) => {
+        if (typeof schema !== 'string') {
+          return schema;
+        }
+        try {
+          return JSON.parse(schema) as unknown;
+        } catch {
+          return schema;
+        }
+      };
+      const tools = await document.modelContext!.getTools();
+      return tools.map(tool => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: parse(tool.inputSchema),
+        annotations: tool.annotations ? { ...tool.annotations } : undefined
+      }));
+    });
+  }
+
+  async toolNames(): Promise<string[]> {
+    return (await this.tools()).map(tool => tool.name);
+  }
+
+  /**
+   * Waits until at least `expected` tools are registered, or until every
+   * name in `expected` is; resolves with the registered names.
+   */
+  async waitForTools(
+    expected: number | string[],
+    options: { timeout?: number } = {}
+  ): Promise<string[]> {
+    const handle = await this._page.waitForFunction(
+      async want => {
+        const context = document.modelContext;
+        if (!context) {
+          return false;
+        }
+        const names = (await context.getTools()).map(tool => tool.name);
+        const ok =
+          typeof want === 'number'
+            ? names.length >= want
+            : want.every(name => names.includes(name));
+        return ok ? names : false;
+      },
+      expected,
+      { polling: 100, timeout: options.timeout ?? this._jupyter.readyTimeout }
+    );
+    return (await handle.jsonValue()) as string[];
+  }
+
+  /**
+   * Invokes a tool through the CDP `WebMCP` domain (`WebMCP.invokeTool`) and
+   * waits for its `WebMCP.toolResponded` event; `cancelAfterMs` cancels the
+   * invocation from the caller's side (`WebMCP.cancelInvocation`).
+   */
+  async invokeViaCdp<T = unknown>(
+    name: string,
+    input: Record<string, unknown> = {},
+    options: ICdpInvokeOptions = {}
+  ): Promise<ICdpToolResult<T>> {
+    const cdp = await this.cdp();
+    const frameId = await cdp.mainFrameId();
+    const { invocationId } = await cdp.session.send('WebMCP.invokeTool', {
+      frameId,
+      toolName: name,
+      // the protocol takes any JSON object; Playwright's typing says strings
+      input: input as Record<string, string>
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (options.cancelAfterMs !== undefined) {
+      timer = setTimeout(() => {
+        void cdp.session
+          .send('WebMCP.cancelInvocation', { invocationId })
+          .catch(() => undefined);
+      }, options.cancelAfterMs);
+    }
+    try {
+      const event = await cdp.responded(
+        invocationId,
+        options.timeout ?? 60_000
+      );
+      return {
+        ...toToolResult<T>(event.output),
+        status: event.status,
+        errorText: event.errorText,
+        exception: event.exception,
+        invocationId
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The CDP WebMCP session of the current page (enabled on first use). */
+  async cdp(): Promise<CdpWebMcp> {
+    const page = this._page;
+    let bridge = this._cdp.get(page);
+    if (!bridge) {
+      bridge = await CdpWebMcp.attach(page);
+      this._cdp.set(page, bridge);
+    }
+    return bridge;
+  }
+
+  async dispose(): Promise<void> {
+    for (const bridge of this._cdp.values()) {
+      await bridge.detach();
+    }
+    this._cdp.clear();
+  }
+
+  private _jupyter: JupyterApp;
+  private _cdp = new Map<Page, CdpWebMcp>();
+}

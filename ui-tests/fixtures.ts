@@ -1,0 +1,115 @@
+/**
+ * The browser tests' `test`: Playwright's, plus an app, a human and an agent,
+ * the same for JupyterLab, Notebook 7 and JupyterLite.
+ *
+ *   import { expect, test } from '../fixtures';
+ *
+ *   test('…', async ({ jupyter, human, agent }) => {
+ *     await jupyter.open();                              // the app's home page
+ *     const nb = await jupyter.addFixture('simple.ipynb'); // in the test's own dir
+ *     await human.openNotebook(nb);                      // docmanager:open
+ *     const result = await agent.call('jupyter_get_context');
+ *   });
+ *
+ * Each test gets a fresh browser context (one browser per worker), its own
+ * directory `jupyter.dir` (deleted afterwards on Jupyter servers, together
+ * with its kernels) and, in JupyterLab, its own workspace.
+ */
+import { test as base } from '@playwright/test';
+
+import { Agent } from './agent';
+import { Human } from './human';
+import { JupyterApp } from './jupyter';
+import { McpConnector, injectMcpB } from './mcp-client';
+import type { IAppOptions } from './options';
+import { installPageHelpers } from './page-helpers';
+
+export { expect } from '@playwright/test';
+export { McpConnector } from './mcp-client';
+export type { IToolInfo, IToolResult } from './results';
+
+export interface IFixtures {
+  /** The app: pages, readiness, the test's files, console errors. */
+  jupyter: JupyterApp;
+  /** The person in front of the app. */
+  human: Human;
+  /** An agent calling the tools through native WebMCP (or CDP). */
+  agent: Agent;
+  /** MCP clients over `@mcp-b/global` (projects with `mcpB: true`). */
+  mcp: McpConnector;
+}
+
+let counter = 0;
+
+/** A short, unique, path-safe directory name for a test. */
+function testDirName(title: string, workerIndex: number): string {
+  const slug = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 24);
+  const unique = `${Date.now().toString(36)}${workerIndex}${(counter++).toString(36)}`;
+  return `uit-${slug || 'test'}-${unique}`;
+}
+
+export const test = base.extend<IAppOptions & IFixtures>({
+  appKind: ['lab', { option: true }],
+  liteUi: ['lab', { option: true }],
+  webmcp: [true, { option: true }],
+  mcpB: [false, { option: true }],
+  failOnConsoleErrors: [false, { option: true }],
+
+  jupyter: async (
+    { context, page, appKind, liteUi, baseURL, mcpB, failOnConsoleErrors },
+    use,
+    testInfo
+  ) => {
+    if (!baseURL) {
+      throw new Error('the project has no baseURL (see playwright.config.ts)');
+    }
+    await context.addInitScript(installPageHelpers);
+    if (mcpB) {
+      await injectMcpB(context);
+    }
+    const jupyter = new JupyterApp({
+      context,
+      page,
+      kind: appKind,
+      ui: appKind === 'lite' ? liteUi : appKind,
+      baseURL,
+      dir: testDirName(testInfo.title, testInfo.workerIndex)
+    });
+
+    await use(jupyter);
+
+    const errors = jupyter.consoleErrors();
+    if (jupyter.console.length) {
+      await testInfo.attach('console', {
+        body: jupyter.console
+          .map(entry => `[${entry.type}] ${entry.text} (${entry.url})`)
+          .join('\n'),
+        contentType: 'text/plain'
+      });
+    }
+    await jupyter.dispose();
+    if (failOnConsoleErrors && errors.length) {
+      throw new Error(`unexpected console errors:\n${errors.join('\n')}`);
+    }
+  },
+
+  human: async ({ jupyter }, use) => {
+    await use(new Human(jupyter));
+  },
+
+  agent: async ({ jupyter }, use) => {
+    const agent = new Agent(jupyter);
+    await use(agent);
+    await agent.dispose();
+  },
+
+  mcp: async ({ jupyter }, use) => {
+    const connector = new McpConnector();
+    await use(connector);
+    await connector.dispose();
+  }
+});

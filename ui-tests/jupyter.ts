@@ -1,0 +1,403 @@
+/**
+ * The app under test, the same way for JupyterLab, Notebook 7 and JupyterLite:
+ * where its pages are, when it is ready, and the test's own files.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+import type { INotebookContent } from '@jupyterlab/nbformat';
+import type { Contents } from '@jupyterlab/services';
+import type { BrowserContext, Locator, Page } from '@playwright/test';
+
+import type { AppKind, UiKind } from './options';
+import type { IEntry, INotebookState, IReadOptions } from './page-helpers';
+
+/** The notebooks of ui-tests/fixtures. */
+export const FIXTURES_DIR = path.join(__dirname, 'fixtures');
+
+/** One console message or uncaught page error. */
+export interface IConsoleEntry {
+  type: string;
+  text: string;
+  /** The script or resource the message is about, when known. */
+  url: string;
+  pageUrl: string;
+}
+
+/** A console error an app logs by itself; applies where every field given matches. */
+export interface INoise {
+  apps?: AppKind[];
+  uis?: UiKind[];
+  type: string;
+  text: RegExp;
+  /** The resource or script the message is about. */
+  url?: RegExp;
+  pageUrl?: RegExp;
+  why: string;
+}
+
+/** Console errors the apps log by themselves, with no extension involved. */
+export const KNOWN_NOISE: INoise[] = [
+  {
+    apps: ['lite'],
+    type: 'error',
+    text: /^Failed to load resource: the server responded with a status of 404/,
+    url: /\/api\/contents\/.*all\.json$/,
+    why: 'JupyterLite probes the server for a listing of every directory it opens'
+  },
+  {
+    apps: ['lite'],
+    type: 'error',
+    text: /^Failed to load resource: the server responded with a status of 404/,
+    url: /\/favicon\.ico$/,
+    why: 'the JupyterLite site has no /favicon.ico'
+  },
+  {
+    uis: ['notebook'],
+    type: 'pageerror',
+    text: /^Cannot read properties of undefined \(reading 'schema'\)$/,
+    why: 'Notebook 7.6.5 throws this on every page load, even with no extension installed'
+  },
+  {
+    uis: ['notebook'],
+    type: 'error',
+    text: /^Cannot read properties of null \(reading 'updateRenderOption'\)$/,
+    pageUrl: /\/tree/,
+    why:
+      'Notebook 7.6.5 logs this on the file browser page when a notebook opens ' +
+      'in a new tab (a double click does it too)'
+  },
+  {
+    apps: ['lite'],
+    uis: ['notebook'],
+    type: 'pageerror',
+    text: /^Cannot read properties of null \(reading 'insertWidget'\)$/,
+    pageUrl: /\/tree\//,
+    why:
+      "JupyterLite's Notebook UI throws this on the file browser page when a " +
+      'notebook opens in a new tab'
+  }
+];
+
+export interface IOpenOptions {
+  /** Wait for the notebook's kernel to be idle (default true). */
+  kernel?: boolean;
+  /** Override the UI (JupyterLite only: `/lab/` or `/notebooks/`). */
+  ui?: UiKind;
+}
+
+export interface IJupyterAppOptions {
+  context: BrowserContext;
+  page: Page;
+  kind: AppKind;
+  ui: UiKind;
+  baseURL: string;
+  dir: string;
+}
+
+function encodePath(value: string): string {
+  return value.split('/').map(encodeURIComponent).join('/');
+}
+
+export class JupyterApp {
+  constructor(options: IJupyterAppOptions) {
+    this.context = options.context;
+    this._page = options.page;
+    this.kind = options.kind;
+    this.ui = options.ui;
+    this.baseURL = options.baseURL.replace(/\/$/, '');
+    this.dir = options.dir;
+    this.context.on('console', message => {
+      this.console.push({
+        type: message.type(),
+        text: message.text(),
+        url: message.location().url,
+        pageUrl: message.page()?.url() ?? ''
+      });
+    });
+    this.context.on('weberror', webError => {
+      const error = webError.error();
+      this.console.push({
+        type: 'pageerror',
+        text: error.message,
+        // where it was thrown: the first frame of the stack
+        url:
+          error.stack
+            ?.split('\n')
+            .find(line => line.trim().startsWith('at '))
+            ?.trim() ?? '',
+        pageUrl: webError.page()?.url() ?? ''
+      });
+    });
+  }
+
+  readonly context: BrowserContext;
+  readonly kind: AppKind;
+  readonly ui: UiKind;
+  readonly baseURL: string;
+  /** The test's own directory (relative to the contents root). */
+  readonly dir: string;
+  /** Console messages and page errors of every page, in order. */
+  readonly console: IConsoleEntry[] = [];
+
+  /** The page the test acts on (Notebook 7 opens notebooks in new tabs). */
+  get page(): Page {
+    return this._page;
+  }
+
+  usePage(page: Page): void {
+    this._page = page;
+  }
+
+  /** Generous for JupyterLite: its kernel boots Pyodide in the page. */
+  get readyTimeout(): number {
+    return this.kind === 'lite' ? 150_000 : 60_000;
+  }
+
+  /** The URL of the app's home, or of a document. */
+  url(docPath?: string, ui: UiKind = this.ui): string {
+    const base = this.baseURL;
+    if (this.kind === 'lite') {
+      const query = docPath ? `?path=${encodeURIComponent(docPath)}` : '';
+      if (ui === 'notebook') {
+        return docPath
+          ? `${base}/notebooks/index.html${query}`
+          : `${base}/tree/index.html`;
+      }
+      return `${base}/lab/index.html${query}`;
+    }
+    if (this.kind === 'notebook') {
+      return docPath
+        ? `${base}/notebooks/${encodePath(docPath)}`
+        : `${base}/tree`;
+    }
+    // one workspace per test: a fresh layout, never another test's tabs
+    const workspace = `${base}/lab/workspaces/${encodeURIComponent(this.dir)}`;
+    return docPath ? `${workspace}/tree/${encodePath(docPath)}` : workspace;
+  }
+
+  /**
+   * Loads the app (and opens `docPath` when given), then waits for the app to
+   * be restored and, for a notebook, for it to be ready.
+   */
+  async open(
+    docPath?: string,
+    options: IOpenOptions = {}
+  ): Promise<INotebookState | null> {
+    await this.page.goto(this.url(docPath, options.ui ?? this.ui));
+    await this.waitForApp();
+    if (!docPath) {
+      return null;
+    }
+    return this.waitForNotebook(docPath, options);
+  }
+
+  /** Waits for `window.jupyterapp` to have started and restored. */
+  async waitForApp(page: Page = this.page): Promise<string> {
+    await page.waitForFunction(() => !!window.uiTests, null, {
+      timeout: this.readyTimeout
+    });
+    return page.evaluate(() => window.uiTests.appReady());
+  }
+
+  /** Waits for an open notebook (default: the current one) to be ready. */
+  async waitForNotebook(
+    docPath: string | null = null,
+    options: IOpenOptions = {}
+  ): Promise<INotebookState> {
+    const kernel = options.kernel ?? true;
+    const timeoutMs = this.readyTimeout;
+    return this.page.evaluate(
+      ([p, k, t]) =>
+        window.uiTests.notebookReady(p, { kernel: k, timeoutMs: t }),
+      [docPath, kernel, timeoutMs] as const
+    );
+  }
+
+  /** The on-screen notebook (default: the current one). */
+  async notebook(docPath: string | null = null): Promise<Locator> {
+    const id = await this.page.evaluate(
+      p => window.uiTests.findNotebook(p)?.id ?? null,
+      docPath
+    );
+    if (!id) {
+      throw new Error(`no open notebook ${docPath ?? '(current)'}`);
+    }
+    return this.page.locator(`[id="${id}"]`);
+  }
+
+  /** The on-screen cell at `index` of a notebook (default: the current one). */
+  async cell(index: number, docPath: string | null = null): Promise<Locator> {
+    return (await this.notebook(docPath)).locator('.jp-Cell').nth(index);
+  }
+
+  /** `name` inside the test's directory. */
+  path(name: string): string {
+    return `${this.dir}/${name}`;
+  }
+
+  /** Creates the test's directory (once; the app must be loaded). */
+  async ensureDir(): Promise<string> {
+    if (!this._dirCreated) {
+      await this.page.evaluate(d => window.uiTests.mkdir(d), this.dir);
+      this._dirCreated = true;
+    }
+    return this.dir;
+  }
+
+  /** Saves notebook JSON as `name` in the test's directory; returns its path. */
+  async createNotebook(
+    name: string,
+    content: INotebookContent
+  ): Promise<string> {
+    await this.ensureDir();
+    const target = this.path(name);
+    await this.page.evaluate(([p, c]) => window.uiTests.saveNotebook(p, c), [
+      target,
+      content
+    ] as const);
+    return target;
+  }
+
+  /** Copies ui-tests/fixtures/`fixture` into the test's directory. */
+  async addFixture(fixture: string, name: string = fixture): Promise<string> {
+    return this.createNotebook(name, readFixture(fixture));
+  }
+
+  /** Saves a text file as `name` in the test's directory; returns its path. */
+  async createFile(name: string, text: string): Promise<string> {
+    await this.ensureDir();
+    const target = this.path(name);
+    await this.page.evaluate(([p, t]) => window.uiTests.saveText(p, t), [
+      target,
+      text
+    ] as const);
+    return target;
+  }
+
+  /**
+   * The contents model of a file, with its content. Pass `{ type: 'file',
+   * format: 'text' }` to read a file whose name says notebook but whose
+   * content is not one.
+   */
+  async read(
+    filePath: string,
+    options: IReadOptions = {}
+  ): Promise<Contents.IModel> {
+    return this.page.evaluate(([p, o]) => window.uiTests.read(p, o), [
+      filePath,
+      options
+    ] as const);
+  }
+
+  /** A file's content as text, whatever its name. */
+  async readText(filePath: string): Promise<string> {
+    const model = await this.read(filePath, { type: 'file', format: 'text' });
+    return model.content as string;
+  }
+
+  /** The saved notebook JSON of `filePath`. */
+  async readNotebook(filePath: string): Promise<INotebookContent> {
+    return (await this.read(filePath)).content as INotebookContent;
+  }
+
+  async list(dirPath: string = this.dir): Promise<IEntry[]> {
+    return this.page.evaluate(p => window.uiTests.list(p), dirPath);
+  }
+
+  async exists(filePath: string): Promise<boolean> {
+    return this.page.evaluate(p => window.uiTests.exists(p), filePath);
+  }
+
+  async remove(filePath: string): Promise<void> {
+    await this.page.evaluate(p => window.uiTests.remove(p), filePath);
+  }
+
+  /** Whether `entry` is an error the app logs by itself (KNOWN_NOISE). */
+  isKnownNoise(entry: IConsoleEntry): boolean {
+    return KNOWN_NOISE.some(
+      noise =>
+        (!noise.apps || noise.apps.includes(this.kind)) &&
+        (!noise.uis || noise.uis.includes(this.ui)) &&
+        noise.type === entry.type &&
+        noise.text.test(entry.text) &&
+        (!noise.url || noise.url.test(entry.url)) &&
+        (!noise.pageUrl || noise.pageUrl.test(entry.pageUrl))
+    );
+  }
+
+  /**
+   * Console errors and uncaught page errors, minus the apps' own known noise,
+   * as `[type] text (url)` lines (readable in a failed `toEqual([])`).
+   */
+  consoleErrors(): string[] {
+    return this.console
+      .filter(
+        entry =>
+          (entry.type === 'error' || entry.type === 'pageerror') &&
+          !this.isKnownNoise(entry)
+      )
+      .map(
+        entry =>
+          `[${entry.type}] ${entry.text} (${entry.url}) on ${entry.pageUrl.replace(this.baseURL, '')}`
+      );
+  }
+
+  /**
+   * After the test: closes its pages, then (on a Jupyter server) shuts down
+   * the kernels of its notebooks and deletes its directory. JupyterLite keeps
+   * everything in the browser context, which Playwright discards.
+   */
+  async dispose(): Promise<void> {
+    const server = this.kind !== 'lite' && this._dirCreated;
+    if (server) {
+      // a kernel shut down while it is still starting makes the server log
+      // tracebacks: give the test's kernels a few seconds to come up first
+      const deadline = Date.now() + 10_000;
+      while (
+        Date.now() < deadline &&
+        (await this._sessions()).some(
+          session => session.kernel?.execution_state === 'starting'
+        )
+      ) {
+        await new Promise(resolve => setTimeout(resolve, 100));
+      }
+    }
+    for (const page of this.context.pages()) {
+      await page.close();
+    }
+    if (!server) {
+      return;
+    }
+    const api = `${this.baseURL}/api`;
+    for (const session of await this._sessions()) {
+      await fetch(`${api}/sessions/${session.id}`, { method: 'DELETE' });
+    }
+    await fetch(`${api}/contents/${encodePath(this.dir)}`, {
+      method: 'DELETE'
+    });
+  }
+
+  /** The server's sessions of the test's notebooks. */
+  private async _sessions(): Promise<
+    { id: string; path: string; kernel?: { execution_state?: string } }[]
+  > {
+    const response = await fetch(`${this.baseURL}/api/sessions`);
+    const sessions = (await response.json()) as {
+      id: string;
+      path: string;
+      kernel?: { execution_state?: string };
+    }[];
+    return sessions.filter(session => session.path.startsWith(`${this.dir}/`));
+  }
+
+  private _page: Page;
+  private _dirCreated = false;
+}
+
+/** Reads ui-tests/fixtures/`name` as notebook JSON. */
+export function readFixture(name: string): INotebookContent {
+  return JSON.parse(
+    fs.readFileSync(path.join(FIXTURES_DIR, name), 'utf-8')
+  ) as INotebookContent;
+}

@@ -1,0 +1,251 @@
+/**
+ * Browser tests against real apps, in Debian's Chromium 156 (see README.md).
+ *
+ *   npx playwright test -c ui-tests/playwright.config.ts [--project NAME]
+ *
+ * Projects: lab, notebook, lite (native WebMCP), no-webmcp (JupyterLab in a
+ * browser without WebMCP) and mcp-client (JupyterLab, tools reached by an MCP
+ * client through @mcp-b/global). Each app server is a `webServer` started for
+ * the run on a free port of 127.0.0.1 by servers/start.py, and only when a
+ * selected project needs it.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import {
+  type PlaywrightTestConfig,
+  type PlaywrightTestOptions,
+  type PlaywrightWorkerOptions,
+  type Project,
+  defineConfig
+} from '@playwright/test';
+
+import type { IAppOptions } from './options';
+
+process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
+
+const REPO = path.resolve(__dirname, '..');
+
+type ServerName = 'lab' | 'notebook' | 'lite';
+type Ports = Record<ServerName, number>;
+
+const SERVERS: ServerName[] = ['lab', 'notebook', 'lite'];
+
+/**
+ * Free ports, chosen once by the runner and inherited by the workers through
+ * the environment (the config is evaluated again in every worker).
+ */
+function serverPorts(): Ports {
+  const stored = process.env.UI_TESTS_PORTS;
+  if (stored) {
+    return JSON.parse(stored) as Ports;
+  }
+  // bind them all at once so they differ, then release them for the servers
+  const script = `
+    const net = require('net');
+    const servers = [];
+    const next = () => {
+      if (servers.length === ${SERVERS.length}) {
+        process.stdout.write(servers.map(s => s.address().port).join(','));
+        servers.forEach(s => s.close());
+        return;
+      }
+      const s = net.createServer();
+      s.listen(0, '127.0.0.1', () => { servers.push(s); next(); });
+    };
+    next();`;
+  const found = execFileSync(process.execPath, ['-e', script], {
+    encoding: 'utf-8'
+  })
+    .split(',')
+    .map(Number);
+  const ports = Object.fromEntries(
+    SERVERS.map((name, i) => [name, found[i]])
+  ) as Ports;
+  process.env.UI_TESTS_PORTS = JSON.stringify(ports);
+  return ports;
+}
+
+const PORTS = serverPorts();
+const baseURL = (server: ServerName) => `http://127.0.0.1:${PORTS[server]}`;
+
+/** The Python with jupyterlab, notebook, jupyterlite and ipykernel. */
+const PYTHON =
+  process.env.UI_TESTS_PYTHON ??
+  [path.join(REPO, '.venv', 'bin', 'python')].find(p => fs.existsSync(p)) ??
+  'python3';
+
+const CHROMIUM = process.env.UI_TESTS_CHROMIUM ?? '/usr/bin/chromium';
+
+const BROWSER_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync'
+];
+const WEBMCP_FLAG = '--enable-features=WebMCP';
+
+/**
+ * Whether the mcp-client project's browser also has native WebMCP. Without it
+ * (the default) `document.modelContext` is @mcp-b/global's own polyfill, the
+ * path of every browser without WebMCP; with it the polyfill wraps Chromium's
+ * implementation (both work when the polyfill is injected first).
+ */
+const MCP_CLIENT_NATIVE = process.env.UI_TESTS_MCP_NATIVE === '1';
+
+type ProjectName = 'lab' | 'notebook' | 'lite' | 'no-webmcp' | 'mcp-client';
+
+const SERVER_OF: Record<ProjectName, ServerName> = {
+  lab: 'lab',
+  notebook: 'notebook',
+  lite: 'lite',
+  'no-webmcp': 'lab',
+  'mcp-client': 'lab'
+};
+
+/**
+ * The projects named with `--project` on the command line (wildcards
+ * allowed), or all of them. Only the runner starts servers, so only its
+ * command line matters.
+ */
+function selectedProjects(argv: string[]): ProjectName[] {
+  const all = Object.keys(SERVER_OF) as ProjectName[];
+  const patterns: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg.startsWith('--project=')) {
+      patterns.push(arg.slice('--project='.length));
+    } else if (arg === '--project') {
+      while (i + 1 < argv.length && !argv[i + 1].startsWith('-')) {
+        patterns.push(argv[++i]);
+      }
+    }
+  }
+  if (!patterns.length) {
+    return all;
+  }
+  const matchers = patterns.map(
+    pattern =>
+      new RegExp(
+        `^${pattern
+          .split('*')
+          .map(part => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+        'i'
+      )
+  );
+  return all.filter(name => matchers.some(matcher => matcher.test(name)));
+}
+
+const SERVER_TIMEOUT: Record<ServerName, number> = {
+  lab: 120_000,
+  notebook: 120_000,
+  // may first rebuild demo/_output (seconds with demo/.cache, minutes without)
+  lite: 600_000
+};
+
+type WebServer = Exclude<
+  NonNullable<PlaywrightTestConfig['webServer']>,
+  unknown[]
+>;
+type AppProject = Project<
+  PlaywrightTestOptions & IAppOptions,
+  PlaywrightWorkerOptions
+>;
+
+function webServer(server: ServerName): WebServer {
+  return {
+    name: server,
+    command: `${JSON.stringify(PYTHON)} servers/start.py ${server} ${PORTS[server]}`,
+    cwd: __dirname,
+    url: `${baseURL(server)}${server === 'lite' ? '/lab/index.html' : '/api'}`,
+    reuseExistingServer: false,
+    timeout: SERVER_TIMEOUT[server],
+    // SIGTERM lets Jupyter shut its kernels down and start.py remove its
+    // temporary directory; the whole process group is killed after the timeout
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+    stdout: 'ignore',
+    stderr: 'pipe'
+  };
+}
+
+const needed = new Set(
+  selectedProjects(process.argv).map(name => SERVER_OF[name])
+);
+
+function project(
+  name: ProjectName,
+  options: Partial<IAppOptions>,
+  extra: Omit<AppProject, 'name' | 'use'> = {}
+): AppProject {
+  const native = options.webmcp ?? true;
+  return {
+    name,
+    testIgnore: /mcp-client.*\.spec\.ts$/,
+    grepInvert: /@no-webmcp\b/,
+    ...extra,
+    use: {
+      baseURL: baseURL(SERVER_OF[name]),
+      launchOptions: {
+        executablePath: CHROMIUM,
+        args: native ? [...BROWSER_ARGS, WEBMCP_FLAG] : BROWSER_ARGS
+      },
+      webmcp: native,
+      ...options
+    }
+  };
+}
+
+export default defineConfig<IAppOptions>({
+  testDir: './tests',
+  outputDir: './test-results',
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  // two browsers beside the servers and kernels is what 2 cores take well
+  workers: process.env.UI_TESTS_WORKERS
+    ? Number(process.env.UI_TESTS_WORKERS)
+    : 2,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['./summary-reporter.ts']],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    video: 'off',
+    trace: 'off',
+    screenshot: 'only-on-failure',
+    actionTimeout: 15_000,
+    navigationTimeout: 60_000
+  },
+  projects: [
+    project('lab', { appKind: 'lab' }),
+    project('notebook', { appKind: 'notebook' }),
+    // JupyterLite boots Pyodide in the page (15-40 s per notebook on 2 cores)
+    project(
+      'lite',
+      { appKind: 'lite' },
+      { timeout: 180_000, expect: { timeout: 20_000 } }
+    ),
+    project(
+      'no-webmcp',
+      { appKind: 'lab', webmcp: false },
+      { grep: /@no-webmcp\b/, grepInvert: undefined }
+    ),
+    project(
+      'mcp-client',
+      { appKind: 'lab', mcpB: true, webmcp: MCP_CLIENT_NATIVE },
+      {
+        testIgnore: undefined,
+        testMatch: /mcp-client.*\.spec\.ts$/,
+        grepInvert: /@no-webmcp\b/
+      }
+    )
+  ],
+  webServer: SERVERS.filter(server => needed.has(server)).map(webServer)
+});

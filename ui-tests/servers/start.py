@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""Start one app server for the browser tests, isolated from the user's setup.
+
+    python ui-tests/servers/start.py {lab|notebook|lite} PORT
+
+Playwright's ``webServer`` runs this once per run and stops it at the end
+(SIGTERM to the process group, see playwright.config.ts).
+
+lab, notebook
+    A JupyterLab 4 / Notebook 7 server on 127.0.0.1:PORT with no token and no
+    password and ``expose_app_in_browser`` on. Everything it reads or writes
+    lives in a fresh temporary directory (config, data, runtime, settings,
+    workspaces, IPython profile and the served root), removed again when the
+    server stops. The root is seeded with ``ui-tests/fixtures/*.ipynb`` under
+    ``fixtures/``. The repository's built labextension
+    (``jupyterlite_webmcp/labextension``) is put first on ``JUPYTER_PATH``, so
+    the servers load it even if it is not installed in the environment.
+
+lite
+    Serves a JupyterLite site with ``demo/serve.py`` (COOP/COEP headers):
+    ``demo/_output`` when it is up to date, that is newer than all its inputs
+    (the labextension build, the ``demo/`` config and notebooks, the build
+    script); else the tests' own copy ``$TMPDIR/jlwebmcp-ui-lite-site``, rebuilt
+    with ``demo/build.py --output`` when it is stale too (about 5 s with the
+    wheel cache in ``demo/.cache``). ``demo/_output`` itself is never rebuilt or
+    deleted here, so a demo being served or built from it is left alone.
+    ``UI_TESTS_LITE_REBUILD=1`` forces the private build;
+    ``UI_TESTS_LITE_DIR=DIR`` serves an already built site as it is. The Lite
+    contents live in the browser, so nothing is seeded: the tests create their
+    files through the app's contents manager.
+
+A server's output goes to ``ui-tests/.servers/{kind}.log`` (overwritten by the
+next run; the end of it is printed if the server stops on its own). Set
+``UI_TESTS_SERVER_LOGS=1`` to see it live, ``UI_TESTS_KEEP_SERVER_DIRS=1`` to
+keep the temporary directory (its path is printed) for debugging.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+UI_TESTS = HERE.parent
+REPO = UI_TESTS.parent
+FIXTURES = UI_TESTS / "fixtures"
+LABEXTENSION = REPO / "jupyterlite_webmcp" / "labextension"
+EXTENSION_NAME = "jupyterlite-webmcp"
+DEMO = REPO / "demo"
+DEFAULT_SITE = DEMO / "_output"
+#: where the tests build their own copy of the site when demo/_output is stale
+#: (outside the repository: linters must not see a built site's scripts)
+PRIVATE_SITE = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site"
+SITE_MARKER = ".jupyterlite-webmcp-demo"
+TMP_PREFIX = "jlwebmcp-ui-"
+
+#: user settings written into the isolated settings dir: no news or update
+#: toasts popping over the notebook while the tests run
+SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+    },
+}
+
+def log_path(kind: str) -> Path:
+    """Where a server's output goes (git-ignored, overwritten by the next run)."""
+    return UI_TESTS / ".servers" / f"{kind}.log"
+
+
+def log(msg: str) -> None:
+    print(f"[start.py] {msg}", file=sys.stderr, flush=True)
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def prune_stale_dirs() -> None:
+    """Remove temp dirs left behind by launchers that were killed outright."""
+    for path in Path(tempfile.gettempdir()).glob(f"{TMP_PREFIX}*"):
+        pid_file = path / "launcher.pid"
+        try:
+            pid = int(pid_file.read_text())
+        except (OSError, ValueError):
+            continue
+        if not pid_alive(pid):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def is_lite_only(package: dict) -> bool:
+    """An extension that needs a module only JupyterLite provides (it fails on a server)."""
+    shared = package.get("jupyterlab", {}).get("sharedPackages", {})
+    return any(
+        name.startswith("@jupyterlite/") and isinstance(spec, dict) and spec.get("bundled") is False
+        for name, spec in shared.items()
+    )
+
+
+def curate_labextensions(target: Path) -> list[str]:
+    """Link the labextensions the server should load into ``target``.
+
+    The repository's build comes first (whether or not it is installed), then
+    every prebuilt extension of the environment except the JupyterLite-only
+    ones (the Pyodide kernel's extension is installed here for the Lite build;
+    on a Jupyter server it only throws a console error on every page load).
+    """
+    from jupyter_core.paths import jupyter_path
+
+    target.mkdir()
+    linked: list[str] = []
+
+    def link(name: str, source: Path) -> None:
+        dest = target / name
+        if name in linked or dest.exists():
+            return
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.symlink_to(source.resolve(), target_is_directory=True)
+        linked.append(name)
+
+    if (LABEXTENSION / "package.json").is_file():
+        link(EXTENSION_NAME, LABEXTENSION)
+    else:
+        log(f"warning: {LABEXTENSION} is not built (run `npm run build`); the app runs without it")
+    for base in map(Path, jupyter_path("labextensions")):
+        for pkg_json in sorted([*base.glob("*/package.json"), *base.glob("@*/*/package.json")]):
+            try:
+                package = json.loads(pkg_json.read_text())
+            except (OSError, ValueError):
+                continue
+            name = package.get("name")
+            if name and not is_lite_only(package):
+                link(name, pkg_json.parent)
+    return linked
+
+
+def make_sandbox(kind: str, port: int) -> dict[str, Path]:
+    base = Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{kind}-{port}-"))
+    (base / "launcher.pid").write_text(str(os.getpid()))
+    dirs = {
+        name: base / name
+        for name in ("root", "config", "data", "runtime", "settings", "workspaces", "ipython")
+    }
+    for path in dirs.values():
+        path.mkdir()
+    dirs["base"] = base
+    dirs["labextensions"] = base / "labextensions"
+
+    for rel, content in SETTINGS.items():
+        target = dirs["settings"] / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(content, indent=2))
+
+    seeded = dirs["root"] / "fixtures"
+    seeded.mkdir()
+    for nb in sorted(FIXTURES.glob("*.ipynb")):
+        shutil.copy2(nb, seeded / nb.name)
+    return dirs
+
+
+def server_env(dirs: dict[str, Path]) -> dict[str, str]:
+    env = dict(os.environ)
+    for var in ("JUPYTER_PATH", "JUPYTER_PLATFORM_DIRS", "JUPYTER_NO_CONFIG"):
+        env.pop(var, None)
+    env.update(
+        {
+            "JUPYTER_CONFIG_DIR": str(dirs["config"]),
+            "JUPYTER_DATA_DIR": str(dirs["data"]),
+            "JUPYTER_RUNTIME_DIR": str(dirs["runtime"]),
+            "JUPYTERLAB_SETTINGS_DIR": str(dirs["settings"]),
+            "JUPYTERLAB_WORKSPACES_DIR": str(dirs["workspaces"]),
+            "IPYTHONDIR": str(dirs["ipython"]),
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    return env
+
+
+def server_command(kind: str, port: int, dirs: dict[str, Path]) -> list[str]:
+    app = "LabApp" if kind == "lab" else "JupyterNotebookApp"
+    module = "jupyterlab" if kind == "lab" else "notebook"
+    extra = ["--LabApp.extension_manager=readonly"] if kind == "lab" else []
+    return [
+        sys.executable,
+        "-m",
+        module,
+        *extra,
+        "--no-browser",
+        "--ServerApp.allow_root=True",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        "--IdentityProvider.token=",
+        "--PasswordIdentityProvider.hashed_password=",
+        f"--ServerApp.root_dir={dirs['root']}",
+        "--ServerApp.terminals_enabled=False",
+        "--ServerApp.log_level=INFO",
+        "--ServerApp.disable_check_xsrf=True",
+        "--FileContentsManager.delete_to_trash=False",
+        "--FileContentsManager.always_delete_dir=True",
+        f"--{app}.expose_app_in_browser=True",
+        f"--{app}.user_settings_dir={dirs['settings']}",
+        f"--{app}.workspaces_dir={dirs['workspaces']}",
+        f"--{app}.labextensions_path={dirs['labextensions']}",
+    ]
+
+
+def run_until_stopped(
+    cmd: list[str], env: dict[str, str] | None, cleanup: Path | None, log_file: Path
+) -> int:
+    """Run the server until SIGTERM/SIGINT, let it stop cleanly, then clean up.
+
+    The server's output goes to ``log_file`` (``UI_TESTS_SERVER_LOGS=1`` also
+    echoes it to stderr, which Playwright shows); when the server exits on its
+    own, the end of the log is printed to explain why.
+    """
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    echo = bool(os.environ.get("UI_TESTS_SERVER_LOGS"))
+    stopping = False
+    with log_file.open("w", encoding="utf-8") as out:
+        child = subprocess.Popen(
+            cmd,
+            env=env,
+            cwd=str(REPO),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+        )
+
+        def forward(signum: int, _frame: object) -> None:
+            nonlocal stopping
+            stopping = True
+            if child.poll() is None:
+                child.send_signal(signum)
+
+        signal.signal(signal.SIGTERM, forward)
+        signal.signal(signal.SIGINT, forward)
+        tail: list[str] = []
+        try:
+            assert child.stdout is not None
+            for line in child.stdout:
+                out.write(line)
+                out.flush()
+                tail = [*tail[-59:], line]
+                if echo:
+                    sys.stderr.write(line)
+            code = child.wait()
+        finally:
+            if cleanup is not None:
+                if os.environ.get("UI_TESTS_KEEP_SERVER_DIRS"):
+                    log(f"kept {cleanup}")
+                else:
+                    shutil.rmtree(cleanup, ignore_errors=True)
+    if not stopping and not echo:
+        log(f"the server exited with code {code}; the end of {log_file}:")
+        sys.stderr.write("".join(tail))
+    return code
+
+
+# --------------------------------------------------------------------------
+# lite
+
+
+def newest_mtime(paths: list[Path]) -> float:
+    newest = 0.0
+    for root in paths:
+        if root.is_file():
+            newest = max(newest, root.stat().st_mtime)
+        elif root.is_dir():
+            for path in root.rglob("*"):
+                if path.is_file():
+                    newest = max(newest, path.stat().st_mtime)
+    return newest
+
+
+def lite_site_problem(site: Path) -> str | None:
+    """Why the site must be rebuilt, or None when it is up to date."""
+    marker = site / SITE_MARKER
+    if not marker.is_file():
+        return f"{site} is missing or incomplete"
+    built = marker.stat().st_mtime
+    inputs = [
+        LABEXTENSION,
+        DEMO / "build.py",
+        DEMO / "jupyter-lite.json",
+        DEMO / "jupyter_lite_config.json",
+        DEMO / "notebooks",
+    ]
+    if newest_mtime(inputs) > built:
+        return f"{site} is older than its inputs"
+    if (LABEXTENSION / "package.json").is_file() and not (
+        site / "extensions" / EXTENSION_NAME / "package.json"
+    ).is_file():
+        return f"{site} lacks the {EXTENSION_NAME} labextension"
+    return None
+
+
+def choose_lite_site() -> tuple[Path | None, str]:
+    """The site to serve, or None and the reason to build the private copy."""
+    override = os.environ.get("UI_TESTS_LITE_DIR")
+    if override:
+        return Path(override).resolve(), "UI_TESTS_LITE_DIR"
+    if os.environ.get("UI_TESTS_LITE_REBUILD"):
+        return None, "UI_TESTS_LITE_REBUILD is set"
+    for site in (DEFAULT_SITE, PRIVATE_SITE):
+        if lite_site_problem(site) is None:
+            return site, "up to date"
+    return None, lite_site_problem(DEFAULT_SITE) or ""
+
+
+def start_lite(port: int) -> int:
+    site, reason = choose_lite_site()
+    if site is None:
+        # never rebuild demo/_output itself: someone may be serving or building it
+        log(f"{reason}: building the site into {PRIVATE_SITE} with demo/build.py")
+        proc = subprocess.run(
+            [sys.executable, str(DEMO / "build.py"), "--output", str(PRIVATE_SITE)],
+            cwd=str(REPO),
+            stdout=sys.stderr,
+        )
+        if proc.returncode != 0:
+            log("demo/build.py failed")
+            return proc.returncode
+        site = PRIVATE_SITE
+    if not (site / "extensions" / EXTENSION_NAME / "package.json").is_file():
+        log(
+            f"error: the Lite site {site} has no {EXTENSION_NAME} labextension: "
+            "demo/build.py takes it from this Python environment, so install the "
+            "package (`pip install -e .` or `jupyter labextension develop --overwrite .`)"
+        )
+        return 3
+    cmd = [sys.executable, str(DEMO / "serve.py"), "--port", str(port), "--dir", str(site)]
+    log(f"lite on http://127.0.0.1:{port}/ serving {site} (log: {log_path('lite')})")
+    return run_until_stopped(cmd, None, None, log_path("lite"))
+
+
+# --------------------------------------------------------------------------
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2 or argv[0] not in ("lab", "notebook", "lite") or not argv[1].isdigit():
+        print(__doc__, file=sys.stderr)
+        return 2
+    kind, port = argv[0], int(argv[1])
+    if kind == "lite":
+        return start_lite(port)
+    try:
+        import ipykernel  # noqa: F401
+    except ImportError:
+        log(f"error: ipykernel is not installed for {sys.executable}")
+        return 3
+    prune_stale_dirs()
+    dirs = make_sandbox(kind, port)
+    env = server_env(dirs)
+    # the extension list is resolved with the server's own (isolated) paths
+    os.environ.clear()
+    os.environ.update(env)
+    curate_labextensions(dirs["labextensions"])
+    log(f"{kind} on http://127.0.0.1:{port}/ serving {dirs['root']} (log: {log_path(kind)})")
+    return run_until_stopped(server_command(kind, port, dirs), env, dirs["base"], log_path(kind))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,84 @@
+/**
+ * What the agent sees registered: exactly the implemented tools, with the
+ * specification's titles, descriptions, schemas and annotations; and the
+ * registration's life cycle (status bar, unregistering on deactivation).
+ */
+import { TOOL_CATALOG } from '../../src/webmcp/catalog';
+import { TOOL_INPUT_SCHEMAS, type ToolName } from '../../src/webmcp/schemas';
+import { expect, test } from '../fixtures';
+import { IMPLEMENTED } from '../implemented';
+
+test.describe('registration', () => {
+  test('registers exactly the implemented tools with their schemas and annotations', async ({
+    jupyter,
+    agent
+  }) => {
+    await jupyter.open();
+    await agent.waitForTools(IMPLEMENTED);
+    const tools = await agent.tools();
+    expect(tools.map(tool => tool.name).sort()).toEqual(
+      [...IMPLEMENTED].sort()
+    );
+    for (const tool of tools) {
+      const name = tool.name as ToolName;
+      const { title, description, annotations } = TOOL_CATALOG[name];
+      expect(tool.title).toBe(title);
+      expect(tool.description).toBe(description);
+      expect(tool.inputSchema).toEqual(TOOL_INPUT_SCHEMAS[name]);
+      expect(tool.annotations).toMatchObject({
+        readOnlyHint: annotations.readOnlyHint,
+        untrustedContentHint: annotations.untrustedContentHint,
+        consequentialHint: annotations.consequentialHint ?? false
+      });
+    }
+    expect(jupyter.consoleErrors()).toEqual([]);
+  });
+
+  test('the status bar says how many tools are registered', async ({
+    jupyter,
+    agent
+  }) => {
+    await jupyter.open();
+    await agent.waitForTools(IMPLEMENTED);
+    const item = jupyter.page.locator('.jp-WebMcpStatus');
+    if (jupyter.ui === 'notebook') {
+      // Notebook 7's pages have no status bar: the item is simply not shown.
+      await expect(item).toHaveCount(0);
+      return;
+    }
+    await expect(item).toHaveText(`WebMCP: ${IMPLEMENTED.length} tools`);
+    await expect(item).toHaveAttribute(
+      'title',
+      new RegExp(`${IMPLEMENTED.length} notebook tools registered`)
+    );
+  });
+
+  test('deactivating the extension unregisters every tool', async ({
+    jupyter,
+    agent
+  }) => {
+    await jupyter.open();
+    await agent.waitForTools(IMPLEMENTED);
+    const state = await jupyter.page.evaluate(async () => {
+      const app = window.jupyterapp!;
+      const dependents = await app.deactivatePlugin(
+        'jupyterlite-webmcp:webmcp'
+      );
+      return {
+        dependents,
+        active: app.isPluginActivated('jupyterlite-webmcp:webmcp')
+      };
+    });
+    // The status-bar item depends on the registry and goes with it.
+    expect(state).toEqual({
+      dependents: ['jupyterlite-webmcp:status'],
+      active: false
+    });
+    await expect(jupyter.page.locator('.jp-WebMcpStatus')).toHaveCount(0);
+    await expect
+      .poll(async () =>
+        (await agent.toolNames()).filter(name => name.startsWith('jupyter_'))
+      )
+      .toEqual([]);
+  });
+});
