@@ -50,7 +50,7 @@ else
 fi
 
 step "Browser tests (Playwright, Chromium with WebMCP)"
-PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" \
+PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/$results/playwright.json" \
   npx playwright test -c ui-tests/playwright.config.ts --reporter=list,json
 if [ -f "$results/playwright.json" ]; then
   read -r bp bf < <(node -e 'const s=require(process.argv[1]).stats;console.log(s.expected + s.flaky, s.unexpected + (s.skipped||0))' "$PWD/$results/playwright.json")
