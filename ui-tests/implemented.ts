@@ -5,5 +5,12 @@ export const IMPLEMENTED: ToolName[] = [
   'jupyter_get_context',
   'jupyter_list_workspace',
   'jupyter_open_notebook',
-  'jupyter_create_notebook'
+  'jupyter_create_notebook',
+  'jupyter_get_cells',
+  'jupyter_insert_cell',
+  'jupyter_update_cell',
+  'jupyter_delete_cell',
+  'jupyter_focus_cell',
+  'jupyter_save_notebook',
+  'jupyter_export_notebook'
 ];

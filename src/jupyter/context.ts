@@ -1,6 +1,8 @@
 /**
  * `jupyter_get_context`: the live state of the workspace in one read.
  */
+import { type NotebookPanel } from '@jupyterlab/notebook';
+
 import { type IJupyterEnvironment } from './environment';
 import { focusContext, type IFocusContext } from './focus';
 import { kernelInfo, type IKernelInfo } from './kernel';
@@ -27,8 +29,14 @@ interface IDocumentLike {
   isDisposed?: boolean;
 }
 
-/** The paths of the documents open in this app's main area, in shell order. */
-export function openDocuments(env: IJupyterEnvironment): string[] {
+/**
+ * The paths of the documents open in this app's main area, in shell order,
+ * without the notebooks the owner hid from the agent.
+ */
+export function openDocuments(
+  env: IJupyterEnvironment,
+  resolver: NotebookResolver
+): string[] {
   const paths: string[] = [];
   const seen = new Set<string>();
   const widgets = env.app.shell.widgets?.('main');
@@ -37,6 +45,12 @@ export function openDocuments(env: IJupyterEnvironment): string[] {
   }
   for (const widget of widgets) {
     const path = (widget as unknown as IDocumentLike).context?.localPath;
+    if (
+      env.tracker.has(widget) &&
+      resolver.isHiddenPanel(widget as NotebookPanel)
+    ) {
+      continue;
+    }
     if (typeof path === 'string' && path && !seen.has(path)) {
       seen.add(path);
       paths.push(path);
@@ -50,12 +64,14 @@ export function getContext(
   env: IJupyterEnvironment,
   resolver: NotebookResolver
 ): IContextResult {
-  const panel = resolver.currentPanel();
+  const current = resolver.currentPanel();
+  // A hidden current notebook reads exactly like no notebook being open.
+  const panel = current && !resolver.isHiddenPanel(current) ? current : null;
   const browsing = env.browsingDirectory();
   const workspace = {
     currentDirectory:
       browsing ?? (panel ? dirname(panel.context.localPath) : ''),
-    openDocuments: openDocuments(env)
+    openDocuments: openDocuments(env, resolver)
   };
   if (!panel?.content.model) {
     return {

@@ -17,7 +17,7 @@ import {
   type INotebookInfo,
   type NotebookResolver
 } from './notebook';
-import { openInNewTab, openInThisPage, type OpenedIn } from './open';
+import { openInNewTab, type OpenedIn } from './open';
 import { isNotebookPath, joinPath, normalizePath } from './paths';
 import { utf8Length } from './text';
 import { type NotebookVisibility } from './workspace';
@@ -148,7 +148,10 @@ export async function createNotebook(
       message: opened.message
     };
   }
-  const panel = await openInThisPage(env, path, true, spec?.name);
+  const panel = await resolver.openPanel(path, {
+    activate: true,
+    kernelName: spec?.name
+  });
   return {
     path,
     notebook: notebookInfo(resolver.fromPanel(panel)),

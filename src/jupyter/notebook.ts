@@ -11,14 +11,24 @@ import type * as nbformat from '@jupyterlab/nbformat';
 import { type NotebookPanel } from '@jupyterlab/notebook';
 import { type Contents } from '@jupyterlab/services';
 
-import { noActiveNotebookError, notebookNotFoundError } from '../access/policy';
-import { ToolError } from './errors';
-import { sourceHash, revisionOf, type IRevisionPart } from './hash';
-import { basename, isNotebookPath, normalizePath } from './paths';
-import { type IJupyterEnvironment } from './environment';
+import {
+  ACCESS_METADATA_KEY,
+  readNotebookAccess,
+  type AgentAccess
+} from '../access/model';
+import {
+  assertNotebookAccessible,
+  noActiveNotebookError,
+  notebookNotFoundError,
+  type AccessIntent
+} from '../access/policy';
 
-/** What a call needs the notebook for. */
-export type AccessIntent = 'read' | 'write';
+export type { AccessIntent } from '../access/policy';
+import { ToolError } from './errors';
+import { cellHash, isCellVisible } from './cell-cache';
+import { revisionOf, type IRevisionPart } from './hash';
+import { basename, normalizePath } from './paths';
+import { type IJupyterEnvironment } from './environment';
 
 /** The notebook summary every tool reports (INotebookInfo). */
 export interface INotebookInfo {
@@ -43,12 +53,34 @@ export interface IResolvedNotebook {
   release(): void;
 }
 
+/** A notebook open in this app, with its panel. */
+export interface ILiveNotebook extends IResolvedNotebook {
+  panel: NotebookPanel;
+}
+
 /** Options of a resolution. */
 export interface IResolveOptions {
   /** 'write' for calls that change the notebook; defaults to 'read'. */
   intent?: AccessIntent;
   /** The argument name, for error messages. */
   key?: string;
+}
+
+/** What the owner lets the agent do with a notebook. */
+export function notebookAccess(model: ISharedNotebook): AgentAccess {
+  return readNotebookAccess(model.getMetadata(ACCESS_METADATA_KEY)).access;
+}
+
+function checkNotebookAccess(
+  notebook: IResolvedNotebook,
+  intent: AccessIntent,
+  addressedByPath: boolean
+): void {
+  assertNotebookAccessible(
+    { path: notebook.path, access: notebookAccess(notebook.model) },
+    intent,
+    addressedByPath
+  );
 }
 
 /** The path a panel's document is known by in the workspace. */
@@ -87,34 +119,104 @@ export class NotebookResolver {
 
   /**
    * Resolve the notebook a call names, or the current one when `path` is null
-   * or absent. Throws NO_ACTIVE_NOTEBOOK, NOTEBOOK_NOT_FOUND or INVALID_PATH.
+   * or absent, and check the owner lets the agent do `intent` with it. A
+   * hidden notebook reads exactly like a missing one (or, as the current
+   * notebook, like no notebook at all). Throws NO_ACTIVE_NOTEBOOK,
+   * NOTEBOOK_NOT_FOUND, NOTEBOOK_ACCESS_DENIED or INVALID_PATH.
    */
   async resolveNotebook(
     path: string | null | undefined,
     options: IResolveOptions = {}
   ): Promise<IResolvedNotebook> {
+    const intent = options.intent ?? 'read';
     if (path === null || path === undefined) {
       const panel = this.currentPanel();
       if (!panel) {
         throw noActiveNotebookError();
       }
-      return this.fromPanel(panel);
+      const current = this.fromPanel(panel);
+      checkNotebookAccess(current, intent, false);
+      return current;
     }
     const normal = normalizePath(path, { key: options.key ?? 'notebookPath' });
     const panel = this.findOpenPanel(normal);
+    let resolved: IResolvedNotebook;
     if (panel) {
-      return this.fromPanel(panel);
+      resolved = this.fromPanel(panel);
+    } else {
+      const content = await this.readNotebookFile(normal);
+      const model = YNotebook.create();
+      model.fromJSON(content);
+      resolved = {
+        path: normal,
+        panel: null,
+        model,
+        dirty: false,
+        release: () => model.dispose()
+      };
     }
-    const content = await this.readNotebookFile(normal);
-    const model = YNotebook.create();
-    model.fromJSON(content);
-    return {
-      path: normal,
-      panel: null,
-      model,
-      dirty: false,
-      release: () => model.dispose()
-    };
+    try {
+      checkNotebookAccess(resolved, intent, true);
+    } catch (error) {
+      resolved.release();
+      throw error;
+    }
+    return resolved;
+  }
+
+  /**
+   * Resolve a notebook a call will change: its live model, open in this app.
+   * In JupyterLab a notebook that is not open is opened in the background
+   * (never its file behind an open tab's back). In an app with one notebook
+   * per tab, another tab's notebook is refused: the call belongs in its tab.
+   */
+  async resolveLive(
+    path: string | null | undefined,
+    intent: AccessIntent
+  ): Promise<ILiveNotebook> {
+    const resolved = await this.resolveNotebook(path, { intent });
+    if (resolved.panel) {
+      return resolved as ILiveNotebook;
+    }
+    resolved.release();
+    if (!this._env.multiDocument) {
+      throw otherTabError(resolved.path);
+    }
+    const panel = await this.openPanel(resolved.path, { activate: false });
+    const live = this.fromPanel(panel);
+    checkNotebookAccess(live, intent, true);
+    return live as ILiveNotebook;
+  }
+
+  /** Open a notebook in this page and wait until its model is loaded. */
+  async openPanel(
+    path: string,
+    options: { activate: boolean; kernelName?: string }
+  ): Promise<NotebookPanel> {
+    const widget = this._env.docManager.openOrReveal(
+      path,
+      'default',
+      options.kernelName ? { name: options.kernelName } : undefined,
+      { activate: options.activate }
+    );
+    const panel = widget
+      ? this._env.tracker.find(candidate => candidate === widget)
+      : undefined;
+    if (!panel) {
+      throw new ToolError(
+        'INTERNAL_ERROR',
+        `"${path}" could not be opened as a notebook.`,
+        { path }
+      );
+    }
+    await panel.context.ready;
+    return panel;
+  }
+
+  /** Whether the owner hid an open notebook from the agent. */
+  isHiddenPanel(panel: NotebookPanel): boolean {
+    const model = panel.content.model;
+    return !!model && notebookAccess(model.sharedModel) === 'none';
   }
 
   /**
@@ -172,11 +274,17 @@ export class NotebookResolver {
   }
 }
 
-/** Check that a path names a notebook file by its extension. */
-export function assertNotebookPath(path: string): void {
-  if (!isNotebookPath(path)) {
-    throw notebookNotFoundError(path);
-  }
+/**
+ * The error for acting on another tab's notebook in an app with one notebook
+ * per tab: never done through its file behind a tab that may hold unsaved
+ * edits.
+ */
+export function otherTabError(path: string): ToolError {
+  return new ToolError(
+    'INVALID_ARGUMENT',
+    `"${path}" is not this tab's notebook. In this app each notebook has its own browser tab: open it with jupyter_open_notebook and act in that notebook's tab.`,
+    { path, reason: 'other-tab' }
+  );
 }
 
 /** The INotebookInfo summary of a resolved notebook. */
@@ -220,7 +328,9 @@ export function notebookRevision(model: ISharedNotebook): string {
 
 function* revisionParts(model: ISharedNotebook): Iterable<IRevisionPart> {
   for (const cell of model.cells) {
-    yield { id: cell.id, sourceHash: sourceHash(cell.cell_type, cell.source) };
+    if (isCellVisible(cell)) {
+      yield { id: cell.id, sourceHash: cellHash(cell) };
+    }
   }
 }
 

@@ -7,22 +7,18 @@
  * notebook other than this tab's opens the way the app opens it (a new tab),
  * and the result says so.
  */
-import { type NotebookPanel } from '@jupyterlab/notebook';
-
-import { cellNotFoundError, notebookNotFoundError } from '../access/policy';
+import { findCell } from './cells';
+import { revealCell } from './navigate';
 import { type IJupyterEnvironment } from './environment';
-import { ToolError } from './errors';
 import { focusContext, type IFocusContext } from './focus';
 import { kernelInfo, storedKernelInfo, type IKernelInfo } from './kernel';
 import {
-  assertNotebookPath,
   notebookInfo,
   reviewCounts,
   type INotebookInfo,
   type IReviewCounts,
   type NotebookResolver
 } from './notebook';
-import { normalizePath } from './paths';
 
 /** Where an opened notebook now lives. */
 export type OpenedIn = 'this-page' | 'new-tab';
@@ -58,26 +54,22 @@ export async function openNotebook(
   resolver: NotebookResolver,
   args: IOpenArgs
 ): Promise<IOpenResult> {
-  const path = normalizePath(args.path);
   const activate = args.activate ?? true;
-  let panel = resolver.findOpenPanel(path);
+  // Missing, hidden and non-notebook files all fail here, the same way.
+  const resolved = await resolver.resolveNotebook(args.path, { key: 'path' });
+  let panel = resolved.panel;
   if (!panel) {
-    await assertNotebookFile(resolver, path);
+    resolved.release();
     if (!env.multiDocument) {
-      return openInNewTab(env, resolver, path);
+      return openInNewTab(env, resolver, resolved.path);
     }
-    panel = await openInThisPage(env, path, activate);
+    panel = await resolver.openPanel(resolved.path, { activate });
   } else if (activate) {
     env.app.shell.activateById(panel.id);
   }
   const notebook = resolver.fromPanel(panel);
   if (args.cellId !== null && args.cellId !== undefined) {
-    const index = notebook.model.cells.findIndex(
-      cell => cell.id === args.cellId
-    );
-    if (index < 0) {
-      throw cellNotFoundError(args.cellId);
-    }
+    const { index } = findCell(notebook.model, args.cellId, 'read');
     await revealCell(panel, index);
   }
   return {
@@ -86,42 +78,6 @@ export async function openNotebook(
     focus: focusContext(panel),
     review: reviewCounts(notebook.model)
   };
-}
-
-async function assertNotebookFile(
-  resolver: NotebookResolver,
-  path: string
-): Promise<void> {
-  assertNotebookPath(path);
-  const model = await resolver.getContentsModel(path, false);
-  if (!model || model.type !== 'notebook') {
-    throw notebookNotFoundError(path);
-  }
-}
-
-/** Open a notebook in this page and wait until its model is loaded. */
-export async function openInThisPage(
-  env: IJupyterEnvironment,
-  path: string,
-  activate: boolean,
-  kernelName?: string
-): Promise<NotebookPanel> {
-  const widget = env.docManager.openOrReveal(
-    path,
-    'default',
-    kernelName ? { name: kernelName } : undefined,
-    { activate }
-  );
-  const panel = widget ? env.tracker.find(p => p === widget) : undefined;
-  if (!panel) {
-    throw new ToolError(
-      'INTERNAL_ERROR',
-      `"${path}" could not be opened as a notebook.`,
-      { path }
-    );
-  }
-  await panel.context.ready;
-  return panel;
 }
 
 /**
@@ -178,15 +134,4 @@ async function withWindowOpenWatch(
     window.open = original;
   }
   return { blocked };
-}
-
-/** Scroll a cell into view and make it the active cell. */
-export async function revealCell(
-  panel: NotebookPanel,
-  index: number
-): Promise<void> {
-  const notebook = panel.content;
-  notebook.activeCellIndex = index;
-  notebook.deselectAll();
-  await notebook.scrollToItem(index, 'smart');
 }

@@ -6,9 +6,20 @@
  * Only implemented tools are built, so what is registered is exactly what
  * works.
  */
+import { getCells, type IGetCellsArgs } from '../jupyter/cells';
 import { getContext } from '../jupyter/context';
 import { createNotebook, type ICreateArgs } from '../jupyter/create';
+import { exportNotebook, saveNotebook } from '../jupyter/document';
+import {
+  deleteCell,
+  insertCell,
+  updateCell,
+  type IDeleteArgs,
+  type IInsertArgs,
+  type IUpdateArgs
+} from '../jupyter/edit';
 import { type IJupyterEnvironment } from '../jupyter/environment';
+import { focusCell, type IFocusCellArgs } from '../jupyter/navigate';
 import { type NotebookResolver } from '../jupyter/notebook';
 import { openNotebook, type IOpenArgs } from '../jupyter/open';
 import {
@@ -47,7 +58,18 @@ function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
         resolver,
         args as unknown as ICreateArgs,
         isNotebookVisible
-      )
+      ),
+    jupyter_get_cells: async args => getCells(resolver, args as IGetCellsArgs),
+    jupyter_insert_cell: async args =>
+      insertCell(resolver, args as IInsertArgs),
+    jupyter_update_cell: async args =>
+      updateCell(resolver, args as unknown as IUpdateArgs),
+    jupyter_delete_cell: async args =>
+      deleteCell(resolver, args as unknown as IDeleteArgs),
+    jupyter_focus_cell: async args =>
+      focusCell(env, resolver, args as unknown as IFocusCellArgs),
+    jupyter_save_notebook: async args => saveNotebook(env, resolver, args),
+    jupyter_export_notebook: async args => exportNotebook(resolver, args)
   };
 }
 

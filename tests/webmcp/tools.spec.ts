@@ -7,7 +7,14 @@ const IMPLEMENTED = [
   'jupyter_get_context',
   'jupyter_list_workspace',
   'jupyter_open_notebook',
-  'jupyter_create_notebook'
+  'jupyter_create_notebook',
+  'jupyter_get_cells',
+  'jupyter_insert_cell',
+  'jupyter_update_cell',
+  'jupyter_delete_cell',
+  'jupyter_focus_cell',
+  'jupyter_save_notebook',
+  'jupyter_export_notebook'
 ];
 
 // buildTools only wires handlers; none runs here, so no app is needed.

@@ -1,0 +1,255 @@
+/**
+ * Cells as the agent sees them: snapshots with source hashes, lookup by id
+ * through the access guard, and `jupyter_get_cells`.
+ *
+ * Every read is of the live shared model (or, for a notebook that is not
+ * open, of its file), so unsaved edits are always included.
+ */
+import {
+  type ISharedCell,
+  type ISharedCodeCell,
+  type ISharedNotebook
+} from '@jupyter/ydoc';
+import type * as nbformat from '@jupyterlab/nbformat';
+
+import { ACCESS_METADATA_KEY, lastEdited, readHistory } from '../access/model';
+import {
+  assertCellAccessible,
+  cellNotFoundError,
+  type AccessIntent
+} from '../access/policy';
+import { LIMITS } from '../limits';
+import { ToolError } from './errors';
+import { cellAccess, cellHash, isCellVisible } from './cell-cache';
+import {
+  notebookInfo,
+  type INotebookInfo,
+  type NotebookResolver
+} from './notebook';
+import { serializeOutputs, type ISerializedOutput } from './outputs';
+import { boundChars, boundUtf8 } from './text';
+
+/** One cell as a tool returns it (ICellSnapshot). */
+export interface ICellSnapshot {
+  id: string;
+  index: number;
+  type: string;
+  source?: string;
+  sourceTruncated?: boolean;
+  sourceHash: string;
+  executionCount?: number | null;
+  outputs?: ISerializedOutput[];
+  outputsTruncated?: boolean;
+  metadata?: Record<string, unknown>;
+  lastEditedBy?: 'human' | 'agent';
+  lastEditedAt?: string;
+}
+
+/** What a snapshot includes. */
+export interface ISnapshotOptions {
+  includeSource: boolean;
+  includeOutputs: boolean;
+}
+
+/** A cell found by id, with its index. */
+export interface IFoundCell {
+  cell: ISharedCell;
+  index: number;
+}
+
+/**
+ * Find a cell by id and check the agent may do `intent` with it. A hidden
+ * cell throws exactly the error an unknown id throws.
+ */
+export function findCell(
+  model: ISharedNotebook,
+  cellId: string,
+  intent: AccessIntent
+): IFoundCell {
+  const index = model.cells.findIndex(cell => cell.id === cellId);
+  if (index < 0) {
+    throw cellNotFoundError(cellId);
+  }
+  const cell = model.cells[index];
+  assertCellAccessible({ id: cellId, access: cellAccess(cell) }, intent);
+  return { cell, index };
+}
+
+/**
+ * Refuse a write whose hash is not the cell's current one, with the current
+ * hash and a preview so the agent can re-read and retry.
+ */
+export function assertSourceHash(
+  cell: ISharedCell,
+  expected: string,
+  message: string
+): void {
+  const current = cellHash(cell);
+  if (current !== expected) {
+    throw new ToolError('STALE_CELL', message, {
+      cellId: cell.id,
+      expectedSourceHash: expected,
+      currentSourceHash: current,
+      currentSourcePreview: boundChars(
+        cell.getSource(),
+        LIMITS.MAX_PREVIEW_CHARS
+      ).text
+    });
+  }
+}
+
+/** Metadata worth showing: non-empty, short, without our own key. */
+function visibleMetadata(cell: ISharedCell): Record<string, unknown> | null {
+  const metadata = { ...cell.getMetadata() } as Record<string, unknown>;
+  delete metadata[ACCESS_METADATA_KEY];
+  const keys = Object.keys(metadata);
+  if (keys.length === 0) {
+    return null;
+  }
+  const json = JSON.stringify(metadata);
+  return json.length <= LIMITS.MAX_CELL_METADATA_CHARS ? metadata : null;
+}
+
+/** The snapshot of one cell. */
+export function cellSnapshot(
+  cell: ISharedCell,
+  index: number,
+  options: ISnapshotOptions
+): ICellSnapshot {
+  const snapshot: ICellSnapshot = {
+    id: cell.id,
+    index,
+    type: cell.cell_type,
+    sourceHash: cellHash(cell)
+  };
+  if (options.includeSource) {
+    const bounded = boundUtf8(cell.getSource(), LIMITS.MAX_CELL_SOURCE_BYTES);
+    snapshot.source = bounded.text;
+    if (bounded.truncated) {
+      snapshot.sourceTruncated = true;
+    }
+  }
+  if (cell.cell_type === 'code') {
+    const code = cell as ISharedCodeCell;
+    snapshot.executionCount = code.execution_count ?? null;
+    if (options.includeOutputs) {
+      const { outputs, outputsTruncated } = serializeOutputs(
+        code.getOutputs() as nbformat.IOutput[]
+      );
+      snapshot.outputs = outputs;
+      if (outputsTruncated) {
+        snapshot.outputsTruncated = true;
+      }
+    }
+  }
+  const metadata = visibleMetadata(cell);
+  if (metadata) {
+    snapshot.metadata = metadata;
+  }
+  const edited = lastEdited(readHistory(cell.getMetadata(ACCESS_METADATA_KEY)));
+  if (edited) {
+    snapshot.lastEditedBy = edited.lastEditedBy;
+    snapshot.lastEditedAt = edited.lastEditedAt;
+  }
+  return snapshot;
+}
+
+/** Arguments of `jupyter_get_cells`. */
+export interface IGetCellsArgs {
+  notebookPath?: string | null;
+  cellIds?: string[];
+  startIndex?: number;
+  endIndex?: number;
+  includeSource?: boolean;
+  includeOutputs?: boolean;
+}
+
+/** What `jupyter_get_cells` returns. */
+export interface IGetCellsResult {
+  notebook: INotebookInfo;
+  cells: ICellSnapshot[];
+  truncated: boolean;
+  omittedCount: number;
+  hiddenCellCount: number;
+}
+
+/** The cells a range read covers: [start, end) clamped to the notebook. */
+export function cellRange(
+  args: { startIndex?: number; endIndex?: number },
+  length: number
+): { start: number; end: number } {
+  const start = args.startIndex ?? 0;
+  const end = args.endIndex ?? start + LIMITS.DEFAULT_CELLS_RETURNED;
+  if (end < start) {
+    throw new ToolError(
+      'INVALID_ARGUMENT',
+      `Invalid argument "endIndex": ${end} is before startIndex ${start}.`,
+      { field: 'endIndex', rule: 'range' }
+    );
+  }
+  return { start: Math.min(start, length), end: Math.min(end, length) };
+}
+
+/**
+ * Read cells by id (in the order given) or by index range. Explicit ids must
+ * all be visible; a range omits hidden cells and counts them.
+ */
+export async function getCells(
+  resolver: NotebookResolver,
+  args: IGetCellsArgs
+): Promise<IGetCellsResult> {
+  const notebook = await resolver.resolveNotebook(args.notebookPath);
+  try {
+    const options: ISnapshotOptions = {
+      includeSource: args.includeSource ?? true,
+      includeOutputs: args.includeOutputs ?? false
+    };
+    const cells = notebook.model.cells;
+    const snapshots: ICellSnapshot[] = [];
+    let omittedCount = 0;
+    let hiddenCellCount = 0;
+    if (args.cellIds) {
+      const indexes = new Map<string, number>();
+      cells.forEach((cell, index) => indexes.set(cell.id, index));
+      const found = args.cellIds.map(cellId => {
+        const index = indexes.get(cellId);
+        if (index === undefined) {
+          throw cellNotFoundError(cellId);
+        }
+        assertCellAccessible(
+          { id: cellId, access: cellAccess(cells[index]) },
+          'read'
+        );
+        return index;
+      });
+      for (const index of found) {
+        if (snapshots.length < LIMITS.MAX_CELLS_RETURNED) {
+          snapshots.push(cellSnapshot(cells[index], index, options));
+        } else {
+          omittedCount++;
+        }
+      }
+    } else {
+      const { start, end } = cellRange(args, cells.length);
+      for (let index = start; index < end; index++) {
+        const cell = cells[index];
+        if (!isCellVisible(cell)) {
+          hiddenCellCount++;
+        } else if (snapshots.length < LIMITS.MAX_CELLS_RETURNED) {
+          snapshots.push(cellSnapshot(cell, index, options));
+        } else {
+          omittedCount++;
+        }
+      }
+    }
+    return {
+      notebook: notebookInfo(notebook),
+      cells: snapshots,
+      truncated: omittedCount > 0,
+      omittedCount,
+      hiddenCellCount
+    };
+  } finally {
+    notebook.release();
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Whole-notebook operations: `jupyter_save_notebook` and
+ * `jupyter_export_notebook`.
+ */
+import type * as nbformat from '@jupyterlab/nbformat';
+import { type ISharedCodeCell, type ISharedNotebook } from '@jupyter/ydoc';
+
+import { isCellVisible } from './cell-cache';
+import { type IJupyterEnvironment } from './environment';
+import { exportMarkdown, type IExportCell } from './export';
+import { otherTabError, type NotebookResolver } from './notebook';
+
+/** What `jupyter_save_notebook` returns. */
+export interface ISaveResult {
+  saved: true;
+  path: string;
+  dirty: boolean;
+}
+
+/**
+ * Save an open notebook through its document context (the app's own save).
+ * A notebook that is not open in JupyterLab has no unsaved state: its file is
+ * the notebook, so there is nothing to write. In an app with one notebook per
+ * tab, another tab's notebook may hold unsaved edits only that tab can save.
+ */
+export async function saveNotebook(
+  env: IJupyterEnvironment,
+  resolver: NotebookResolver,
+  args: { notebookPath?: string | null }
+): Promise<ISaveResult> {
+  const notebook = await resolver.resolveNotebook(args.notebookPath, {
+    intent: 'write'
+  });
+  if (!notebook.panel) {
+    notebook.release();
+    if (!env.multiDocument) {
+      throw otherTabError(notebook.path);
+    }
+    return { saved: true, path: notebook.path, dirty: false };
+  }
+  await notebook.panel.context.save();
+  return {
+    saved: true,
+    path: notebook.path,
+    dirty: notebook.panel.context.model.dirty
+  };
+}
+
+/** What `jupyter_export_notebook` returns. */
+export interface IExportNotebookResult {
+  notebookPath: string;
+  document: string;
+  truncated: boolean;
+  cellCount: number;
+  hiddenCellCount: number;
+}
+
+/** The language code cells are fenced with, from the notebook's metadata. */
+function notebookLanguage(model: ISharedNotebook): string {
+  const info = model.getMetadata('language_info') as
+    { name?: unknown } | undefined;
+  const spec = model.getMetadata('kernelspec') as
+    { language?: unknown } | undefined;
+  const name = info?.name ?? spec?.language;
+  return typeof name === 'string' && name ? name : 'python';
+}
+
+/**
+ * Export the agent-visible cells as markdown. Hidden cells leave no trace in
+ * the document and are only counted.
+ */
+export async function exportNotebook(
+  resolver: NotebookResolver,
+  args: { notebookPath?: string | null; includeOutputs?: boolean }
+): Promise<IExportNotebookResult> {
+  const notebook = await resolver.resolveNotebook(args.notebookPath);
+  try {
+    let hiddenCellCount = 0;
+    const cells: IExportCell[] = [];
+    for (const cell of notebook.model.cells) {
+      if (!isCellVisible(cell)) {
+        hiddenCellCount++;
+        continue;
+      }
+      cells.push({
+        type: cell.cell_type,
+        source: cell.getSource(),
+        outputs:
+          cell.cell_type === 'code'
+            ? ((cell as ISharedCodeCell).getOutputs() as nbformat.IOutput[])
+            : undefined
+      });
+    }
+    const exported = exportMarkdown(cells, {
+      includeOutputs: args.includeOutputs ?? true,
+      language: notebookLanguage(notebook.model)
+    });
+    return {
+      notebookPath: notebook.path,
+      document: exported.document,
+      truncated: exported.truncated,
+      cellCount: exported.cellCount,
+      hiddenCellCount
+    };
+  } finally {
+    notebook.release();
+  }
+}

@@ -1,0 +1,257 @@
+/**
+ * Writing cells: `jupyter_insert_cell`, `jupyter_update_cell`,
+ * `jupyter_delete_cell`.
+ *
+ * Writes act on the live model of an open notebook. Update and delete follow
+ * the read-hash-write protocol: the caller sends the `sourceHash` it read, and
+ * a cell that changed since (a human edit, however recent) is refused with
+ * STALE_CELL, so the human's text always survives. Each write is one step of
+ * the undo history, separate from the human's typing around it.
+ */
+import { type ISharedCell, type ISharedNotebook } from '@jupyter/ydoc';
+import { type MarkdownCell } from '@jupyterlab/cells';
+import { type NotebookPanel } from '@jupyterlab/notebook';
+
+import { LIMITS } from '../limits';
+import { cellAccess } from './cell-cache';
+import {
+  assertSourceHash,
+  cellSnapshot,
+  findCell,
+  type ICellSnapshot
+} from './cells';
+import { ToolError } from './errors';
+import {
+  notebookInfo,
+  type ILiveNotebook,
+  type INotebookInfo,
+  type NotebookResolver
+} from './notebook';
+import { utf8Length } from './text';
+
+const CELL_TYPES = ['code', 'markdown', 'raw'] as const;
+type CellType = (typeof CELL_TYPES)[number];
+
+/** Refuse a source over the write bound; never cut it. */
+export function assertWritableSource(source: string, key = 'source'): void {
+  const bytes = utf8Length(source);
+  if (bytes > LIMITS.MAX_CELL_SOURCE_WRITE_BYTES) {
+    throw new ToolError(
+      'INVALID_ARGUMENT',
+      `Invalid argument "${key}": ${bytes} bytes of UTF-8, more than the ${LIMITS.MAX_CELL_SOURCE_WRITE_BYTES} allowed. Nothing was written.`,
+      { field: key, rule: 'maxBytes', bytes }
+    );
+  }
+}
+
+/** What a write returns. */
+export interface ICellWriteResult {
+  notebook: INotebookInfo;
+  cell: ICellSnapshot;
+}
+
+const SNAPSHOT = { includeSource: true, includeOutputs: false };
+
+/** The snapshot of a cell re-read by id after a write (CELL_NOT_FOUND if gone). */
+function reread(notebook: ILiveNotebook, cellId: string): ICellWriteResult {
+  const { cell, index } = findCell(notebook.model, cellId, 'read');
+  return {
+    notebook: notebookInfo(notebook),
+    cell: cellSnapshot(cell, index, SNAPSHOT)
+  };
+}
+
+/** What YNotebook and its cells expose of their Yjs undo managers. */
+interface IUndoable {
+  undoManager?: { stopCapturing(): void } | null;
+}
+
+/**
+ * Run `write` as one undo step of its own: whatever the human typed just
+ * before is closed off, and nothing typed after merges into it.
+ */
+function asOneStep(
+  model: ISharedNotebook,
+  cell: ISharedCell | null,
+  write: () => void
+): void {
+  const undo =
+    (cell as IUndoable | null)?.undoManager ??
+    (model as unknown as IUndoable).undoManager;
+  undo?.stopCapturing();
+  if (cell) {
+    cell.transact(write);
+  } else {
+    model.transact(write);
+  }
+  undo?.stopCapturing();
+}
+
+/** Replace a cell's source with the smallest edit that gives `next`. */
+function replaceSource(cell: ISharedCell, next: string): void {
+  const current = cell.getSource();
+  let start = 0;
+  const limit = Math.min(current.length, next.length);
+  while (start < limit && current[start] === next[start]) {
+    start++;
+  }
+  let end = 0;
+  while (
+    end < limit - start &&
+    current[current.length - 1 - end] === next[next.length - 1 - end]
+  ) {
+    end++;
+  }
+  cell.updateSource(
+    start,
+    current.length - end,
+    next.slice(start, next.length - end)
+  );
+}
+
+/** Arguments of `jupyter_insert_cell`. */
+export interface IInsertArgs {
+  notebookPath?: string | null;
+  referenceCellId?: string | null;
+  position?: 'above' | 'below';
+  cellType?: string;
+  source?: string;
+  activate?: boolean;
+}
+
+function insertionIndex(notebook: ILiveNotebook, args: IInsertArgs): number {
+  const cells = notebook.model.cells;
+  if (cells.length === 0) {
+    return 0;
+  }
+  const below = (args.position ?? 'below') === 'below';
+  if (args.referenceCellId !== null && args.referenceCellId !== undefined) {
+    const { index } = findCell(notebook.model, args.referenceCellId, 'read');
+    return below ? index + 1 : index;
+  }
+  const active = notebook.panel.content.activeCell;
+  const index = active
+    ? cells.findIndex(cell => cell.id === active.model.id)
+    : -1;
+  if (index < 0 || cellAccess(cells[index]) === 'none') {
+    // No usable active cell: the end (or the start, for "above").
+    return below ? cells.length : 0;
+  }
+  return below ? index + 1 : index;
+}
+
+/** Insert a new cell; it is never run, and never marked trusted. */
+export async function insertCell(
+  resolver: NotebookResolver,
+  args: IInsertArgs
+): Promise<ICellWriteResult> {
+  const cellType = args.cellType ?? 'code';
+  if (!(CELL_TYPES as readonly string[]).includes(cellType)) {
+    throw new ToolError(
+      'INVALID_CELL_TYPE',
+      `Unsupported cell type "${cellType}": use "code", "markdown" or "raw".`,
+      { cellType }
+    );
+  }
+  const source = args.source ?? '';
+  assertWritableSource(source);
+  const notebook = await resolver.resolveLive(args.notebookPath, 'write');
+  const index = insertionIndex(notebook, args);
+  let cellId = '';
+  asOneStep(notebook.model, null, () => {
+    cellId = notebook.model.insertCell(index, {
+      cell_type: cellType as CellType,
+      source,
+      metadata: {}
+    }).id;
+  });
+  if (args.activate ?? true) {
+    await activateCell(notebook.panel, cellId);
+  }
+  return reread(notebook, cellId);
+}
+
+/** Make a cell active and visible; render a markdown cell that has source. */
+async function activateCell(
+  panel: NotebookPanel,
+  cellId: string
+): Promise<void> {
+  const notebook = panel.content;
+  const index = notebook.widgets.findIndex(cell => cell.model.id === cellId);
+  if (index < 0) {
+    return;
+  }
+  notebook.activeCellIndex = index;
+  notebook.deselectAll();
+  const cell = notebook.widgets[index];
+  if (cell.model.type === 'markdown' && cell.model.sharedModel.getSource()) {
+    (cell as MarkdownCell).rendered = true;
+  }
+  await notebook.scrollToItem(index, 'smart');
+}
+
+/** Arguments of `jupyter_update_cell`. */
+export interface IUpdateArgs {
+  notebookPath?: string | null;
+  cellId: string;
+  source: string;
+  expectedSourceHash: string;
+}
+
+/** Replace a cell's source, if it is still what the agent read. */
+export async function updateCell(
+  resolver: NotebookResolver,
+  args: IUpdateArgs
+): Promise<ICellWriteResult> {
+  assertWritableSource(args.source);
+  const notebook = await resolver.resolveLive(args.notebookPath, 'write');
+  const { cell } = findCell(notebook.model, args.cellId, 'write');
+  assertSourceHash(
+    cell,
+    args.expectedSourceHash,
+    'Cell changed since it was read.'
+  );
+  if (cell.getSource() !== args.source) {
+    asOneStep(notebook.model, cell, () => replaceSource(cell, args.source));
+  }
+  return reread(notebook, args.cellId);
+}
+
+/** Arguments of `jupyter_delete_cell`. */
+export interface IDeleteArgs {
+  notebookPath?: string | null;
+  cellId: string;
+  expectedSourceHash: string;
+}
+
+/** What `jupyter_delete_cell` returns. */
+export interface IDeleteResult {
+  notebook: INotebookInfo;
+  deletedCellId: string;
+  activeCellId: string | null;
+}
+
+/** Delete a cell, if it is still what the agent read. */
+export async function deleteCell(
+  resolver: NotebookResolver,
+  args: IDeleteArgs
+): Promise<IDeleteResult> {
+  const notebook = await resolver.resolveLive(args.notebookPath, 'write');
+  const { cell, index } = findCell(notebook.model, args.cellId, 'write');
+  assertSourceHash(
+    cell,
+    args.expectedSourceHash,
+    'Cell changed since it was read; it was not deleted.'
+  );
+  asOneStep(notebook.model, null, () => notebook.model.deleteCell(index));
+  const active = notebook.panel.content.activeCell;
+  const activeCellId =
+    active && cellAccess(active.model.sharedModel) !== 'none'
+      ? active.model.id
+      : null;
+  return {
+    notebook: notebookInfo(notebook),
+    deletedCellId: args.cellId,
+    activeCellId
+  };
+}
