@@ -10,6 +10,7 @@ const esModules = [
   '@jupyter/react-components',
   '@jupyter/web-components',
   '@jupyter/ydoc',
+  '@jupyterlab/',
   '@noble',
   'ansi-regex',
   'color',

@@ -10,7 +10,9 @@ export const IMPLEMENTED: ToolName[] = [
   'jupyter_insert_cell',
   'jupyter_update_cell',
   'jupyter_delete_cell',
+  'jupyter_run_cells',
   'jupyter_focus_cell',
   'jupyter_save_notebook',
+  'jupyter_kernel_action',
   'jupyter_export_notebook'
 ];

@@ -4,6 +4,9 @@
 import { type ISessionContext } from '@jupyterlab/apputils';
 import { type ISharedNotebook } from '@jupyter/ydoc';
 
+import { ToolError } from './errors';
+import { type NotebookResolver } from './notebook';
+
 /** The statuses a tool reports; every kernel state maps to one of them. */
 export type KernelStatus =
   'idle' | 'busy' | 'starting' | 'dead' | 'unavailable' | 'unknown';
@@ -64,4 +67,59 @@ export function storedKernelInfo(model: ISharedNotebook): IKernelInfo {
     info.displayName = spec.display_name;
   }
   return info;
+}
+
+/** Arguments of `jupyter_kernel_action`. */
+export interface IKernelActionArgs {
+  notebookPath?: string | null;
+  action: 'interrupt' | 'restart';
+}
+
+/** What `jupyter_kernel_action` returns. */
+export interface IKernelActionResult {
+  action: string;
+  notebookPath: string;
+  kernel: IKernelInfo;
+  message: string;
+}
+
+/**
+ * Interrupt or restart the kernel the human shares. Both act on whatever is
+ * running, the human's work included; a restart loses every variable. A
+ * restart with no kernel attached starts the notebook's preferred kernel.
+ */
+export async function kernelAction(
+  resolver: NotebookResolver,
+  args: IKernelActionArgs
+): Promise<IKernelActionResult> {
+  const notebook = await resolver.resolveLive(args.notebookPath, 'write');
+  const session = notebook.panel.sessionContext;
+  const kernel = session.session?.kernel ?? null;
+  let message: string;
+  if (args.action === 'interrupt') {
+    if (!kernel) {
+      throw new ToolError(
+        'KERNEL_UNAVAILABLE',
+        'The notebook has no kernel attached: there is nothing to interrupt.',
+        { path: notebook.path }
+      );
+    }
+    await kernel.interrupt();
+    message =
+      'Interrupt sent to the kernel. It stops whatever is running, including work the user started.';
+  } else if (kernel) {
+    await session.restartKernel();
+    message =
+      'Kernel restarted: every in-memory variable, import and definition was lost. Run the cells that define what you need again.';
+  } else {
+    await session.changeKernel(session.kernelPreference);
+    message =
+      'No kernel was attached, so a new one was started: it has no variables yet.';
+  }
+  return {
+    action: args.action,
+    notebookPath: notebook.path,
+    kernel: kernelInfo(session),
+    message
+  };
 }

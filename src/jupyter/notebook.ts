@@ -292,7 +292,8 @@ export function notebookInfo(notebook: IResolvedNotebook): INotebookInfo {
   return {
     path: notebook.path,
     name: basename(notebook.path),
-    dirty: notebook.dirty,
+    // Read now: a write since the notebook was resolved may have dirtied it.
+    dirty: notebook.panel?.content.model?.dirty ?? notebook.dirty,
     revision: notebookRevision(notebook.model),
     cellCount: notebook.model.cells.length
   };

@@ -19,6 +19,8 @@ import {
   type IUpdateArgs
 } from '../jupyter/edit';
 import { type IJupyterEnvironment } from '../jupyter/environment';
+import { runCells, type IRunArgs } from '../jupyter/execution';
+import { kernelAction, type IKernelActionArgs } from '../jupyter/kernel';
 import { focusCell, type IFocusCellArgs } from '../jupyter/navigate';
 import { type NotebookResolver } from '../jupyter/notebook';
 import { openNotebook, type IOpenArgs } from '../jupyter/open';
@@ -68,7 +70,11 @@ function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
       deleteCell(resolver, args as unknown as IDeleteArgs),
     jupyter_focus_cell: async args =>
       focusCell(env, resolver, args as unknown as IFocusCellArgs),
+    jupyter_run_cells: async (args, { signal }) =>
+      runCells(resolver, args as IRunArgs, signal),
     jupyter_save_notebook: async args => saveNotebook(env, resolver, args),
+    jupyter_kernel_action: async args =>
+      kernelAction(resolver, args as unknown as IKernelActionArgs),
     jupyter_export_notebook: async args => exportNotebook(resolver, args)
   };
 }

@@ -1,0 +1,190 @@
+/**
+ * Running one code cell for `jupyter_run_cells`, and what its result says.
+ */
+import { type CodeCell } from '@jupyterlab/cells';
+import type * as nbformat from '@jupyterlab/nbformat';
+import { type NotebookPanel } from '@jupyterlab/notebook';
+import { type KernelMessage } from '@jupyterlab/services';
+
+import { LIMITS } from '../limits';
+import { type KernelActivity } from './kernel-activity';
+import { outputSummary, serializeOutput } from './outputs';
+import { type ITarget } from './run-targets';
+import { boundChars } from './text';
+
+/** One target's outcome. */
+export interface ICellRunResult {
+  cellId: string;
+  index: number;
+  status: 'ok' | 'error' | 'abort' | 'no-op';
+  executionCount?: number | null;
+  outputSummary: string;
+  ename?: string;
+  evalue?: string;
+  traceback?: string;
+}
+
+/** What every target of one call shares. */
+export interface IRunContext {
+  activity: KernelActivity | null;
+  /** The message ids of the requests this call sent. */
+  ours: Set<string>;
+  signal: AbortSignal;
+  /** Why remaining targets are not run, if they are not. */
+  stop: 'abort' | 'stopOnError' | null;
+  /** Whether the notebook was named (rather than the current one). */
+  addressedByPath: boolean;
+}
+
+/** A result line for a target that did not run. */
+export function skipped(
+  target: ITarget,
+  index: number,
+  status: 'abort' | 'no-op',
+  summary: string
+): ICellRunResult {
+  return {
+    cellId: index < 0 && !target.byId ? '' : target.cellId,
+    index,
+    status,
+    outputSummary: summary
+  };
+}
+
+/**
+ * Run one code cell through the notebook's own execution path, and honour an
+ * abort: interrupt the kernel only while this request is the one executing
+ * (or as soon as it starts, when it is in flight to an otherwise idle
+ * kernel); a request already queued behind someone else's work is left to
+ * run, and the result says so. The agent never raises a cell's trust: its
+ * outputs render as the cell's trust was before the run (never trusted for a
+ * cell the agent inserted).
+ */
+export async function executeCode(
+  panel: NotebookPanel,
+  widget: CodeCell,
+  target: ITarget,
+  index: number,
+  context: IRunContext
+): Promise<ICellRunResult> {
+  const { activity, ours, signal } = context;
+  if (!activity || !(await activity.waitForOwnTurn(ours, signal))) {
+    return skipped(
+      target,
+      index,
+      'abort',
+      'Not run: the call was aborted while the shared kernel was busy with other work, so it was never sent.'
+    );
+  }
+  const model = widget.model;
+  const wasTrusted = model.trusted;
+  const CodeCellClass = widget.constructor as typeof CodeCell;
+  const reply = CodeCellClass.execute(widget, panel.sessionContext);
+  // `execute` trusts the cell synchronously before sending; outputs arrive in
+  // later tasks, so restoring the trust here comes before any of them.
+  model.trusted = wasTrusted;
+  const msgId = widget.outputArea.future?.msg.header.msg_id ?? '';
+  ours.add(msgId);
+
+  let interrupted = false;
+  let interruptWhenStarted = false;
+  const interrupt = () => {
+    if (!interrupted) {
+      interrupted = true;
+      void panel.sessionContext.session?.kernel
+        ?.interrupt()
+        .catch(() => undefined);
+    }
+  };
+  let leaveQueued: () => void = () => undefined;
+  const queuedBehindOthers = new Promise<'queued'>(resolve => {
+    leaveQueued = () => resolve('queued');
+  });
+  const onAbort = () => {
+    if (activity.isExecuting(msgId)) {
+      interrupt();
+    } else if (activity.busyWithOtherWork(ours)) {
+      leaveQueued();
+    } else {
+      interruptWhenStarted = true;
+    }
+  };
+  const onStarted = (_: KernelActivity, started: string) => {
+    if (!interruptWhenStarted) {
+      return;
+    }
+    if (started === msgId) {
+      interrupt();
+    } else if (!ours.has(started)) {
+      leaveQueued();
+    }
+  };
+  activity.started.connect(onStarted);
+  signal.addEventListener('abort', onAbort);
+  let settled: KernelMessage.IExecuteReplyMsg | 'queued' | undefined;
+  try {
+    settled = await Promise.race([
+      reply.then(
+        message => message ?? undefined,
+        () => undefined
+      ),
+      queuedBehindOthers
+    ]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    activity.started.disconnect(onStarted);
+  }
+  if (settled === 'queued') {
+    return skipped(
+      target,
+      index,
+      'abort',
+      'The request was already queued on the shared kernel behind other work and could not be withdrawn; it will still run.'
+    );
+  }
+  const result = codeResult(target, index, widget, settled);
+  if (interrupted && result.status === 'ok') {
+    result.outputSummary = boundChars(
+      `Interrupt requested, but this kernel ran the cell to completion. ${result.outputSummary}`,
+      LIMITS.MAX_SUMMARY_CHARS
+    ).text;
+  }
+  return result;
+}
+
+function codeResult(
+  target: ITarget,
+  index: number,
+  widget: CodeCell,
+  reply: KernelMessage.IExecuteReplyMsg | undefined
+): ICellRunResult {
+  const outputs = widget.model.outputs.toJSON() as nbformat.IOutput[];
+  const result: ICellRunResult = {
+    cellId: target.cellId,
+    index,
+    status: 'ok',
+    executionCount: widget.model.executionCount,
+    outputSummary: outputSummary(outputs)
+  };
+  const status = reply?.content.status;
+  if (status === 'error' || status === 'aborted' || !reply) {
+    result.status = 'error';
+    const error = outputs.find(output => output.output_type === 'error');
+    const content = reply?.content as
+      Partial<KernelMessage.IReplyErrorContent> | undefined;
+    const serialized = serializeOutput(
+      error ?? {
+        output_type: 'error',
+        ename: content?.ename ?? (status === 'aborted' ? 'Aborted' : 'Error'),
+        evalue:
+          content?.evalue ??
+          (reply ? 'The kernel aborted the execution.' : 'No reply.'),
+        traceback: content?.traceback ?? []
+      }
+    );
+    result.ename = serialized.ename;
+    result.evalue = serialized.evalue;
+    result.traceback = serialized.traceback;
+  }
+  return result;
+}

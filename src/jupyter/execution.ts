@@ -1,0 +1,227 @@
+/**
+ * `jupyter_run_cells` and `jupyter_kernel_action`: running cells on the kernel
+ * the human shares.
+ *
+ * Cells run one after another through the notebook's own execution path, so
+ * the human sees the busy prompt, the execution count and the outputs. A
+ * request is sent only when the kernel is not executing someone else's work;
+ * until then it waits here, where an abort can still withdraw it. An abort
+ * interrupts the kernel only while this call's own request is the one
+ * executing, as the kernel's status messages say.
+ */
+import { type CodeCell, type MarkdownCell } from '@jupyterlab/cells';
+
+import { assertNotebookAccessible } from '../access/policy';
+import { cellAccess } from './cell-cache';
+import { ToolError } from './errors';
+import {
+  executeCode,
+  skipped,
+  type ICellRunResult,
+  type IRunContext
+} from './execute-cell';
+import { KernelActivity } from './kernel-activity';
+import {
+  notebookAccess,
+  notebookInfo,
+  type ILiveNotebook,
+  type INotebookInfo,
+  type NotebookResolver
+} from './notebook';
+import {
+  needsKernel,
+  selectTargets,
+  type IRunArgs,
+  type ITarget
+} from './run-targets';
+
+export type { ICellRunResult } from './execute-cell';
+export type { IRunArgs } from './run-targets';
+
+/** What `jupyter_run_cells` returns. */
+export interface IRunResult {
+  status: 'ok' | 'error' | 'aborted';
+  notebook: INotebookInfo;
+  results: ICellRunResult[];
+}
+
+function aborted(): ToolError {
+  return new ToolError('ABORTED', 'The call was aborted before any cell ran.');
+}
+
+/** Run cells by id, by range, or the active cell. */
+export async function runCells(
+  resolver: NotebookResolver,
+  args: IRunArgs,
+  signal: AbortSignal
+): Promise<IRunResult> {
+  if (signal.aborted) {
+    throw aborted();
+  }
+  const notebook = await resolver.resolveLive(args.notebookPath, 'write');
+  const targets = selectTargets(notebook, args);
+  const session = notebook.panel.sessionContext;
+  if (needsKernel(notebook, targets) && !session.session?.kernel) {
+    throw new ToolError(
+      'KERNEL_UNAVAILABLE',
+      'The notebook has no kernel attached: start or select one, then run again.',
+      { path: notebook.path }
+    );
+  }
+  if (signal.aborted) {
+    throw aborted();
+  }
+  const stopOnError = args.stopOnError ?? true;
+  const kernel = session.session?.kernel ?? null;
+  const activity = kernel ? new KernelActivity(kernel) : null;
+  const context: IRunContext = {
+    activity,
+    ours: new Set<string>(),
+    signal,
+    stop: null,
+    addressedByPath:
+      args.notebookPath !== null && args.notebookPath !== undefined
+  };
+  const results: ICellRunResult[] = [];
+  let failed = false;
+  try {
+    for (const target of targets) {
+      if (signal.aborted) {
+        context.stop = 'abort';
+      }
+      const outcome = await runTarget(notebook, target, context);
+      results.push(outcome.result);
+      if (outcome.counts && outcome.result.status === 'error') {
+        failed = true;
+        if (stopOnError && context.stop === null) {
+          context.stop = 'stopOnError';
+        }
+      }
+    }
+  } finally {
+    activity?.dispose();
+  }
+  return {
+    status: signal.aborted ? 'aborted' : failed ? 'error' : 'ok',
+    notebook: notebookInfo(notebook),
+    results
+  };
+}
+
+/** A target's outcome; `counts` is false when it must not sway the status. */
+interface ITargetOutcome {
+  result: ICellRunResult;
+  counts: boolean;
+}
+
+/**
+ * Re-resolve a target right before it runs (the human may have deleted,
+ * hidden or locked it, or the notebook, meanwhile), then run it.
+ */
+async function runTarget(
+  notebook: ILiveNotebook,
+  target: ITarget,
+  context: IRunContext
+): Promise<ITargetOutcome> {
+  const model = notebook.model;
+  const access = notebookAccess(model);
+  // Hidden mid-call: the call fails exactly as for a hidden notebook.
+  assertNotebookAccessible(
+    { path: notebook.path, access },
+    'read',
+    context.addressedByPath
+  );
+  const index = model.cells.findIndex(cell => cell.id === target.cellId);
+  const cell = index >= 0 ? model.cells[index] : null;
+  const widget = index >= 0 ? notebook.panel.content.widgets[index] : null;
+  if (
+    !cell ||
+    cellAccess(cell) === 'none' ||
+    !widget ||
+    widget.model.id !== target.cellId
+  ) {
+    return {
+      counts: false,
+      result: skipped(
+        target,
+        -1,
+        'no-op',
+        'Not run: the cell no longer exists.'
+      )
+    };
+  }
+  if (access !== 'write' || cellAccess(cell) !== 'write') {
+    return {
+      counts: false,
+      result: skipped(
+        target,
+        index,
+        'no-op',
+        'Not run: the notebook owner made it read-only for agents.'
+      )
+    };
+  }
+  if (context.stop === 'abort') {
+    return {
+      counts: false,
+      result: skipped(target, index, 'abort', 'Not run: the call was aborted.')
+    };
+  }
+  if (context.stop === 'stopOnError') {
+    return {
+      counts: false,
+      result: skipped(
+        target,
+        index,
+        'abort',
+        'Not run: an earlier cell failed and stopOnError is true.'
+      )
+    };
+  }
+  if (cell.cell_type === 'markdown') {
+    (widget as MarkdownCell).rendered = true;
+    return {
+      counts: false,
+      result: skipped(target, index, 'no-op', 'Markdown cell rendered.')
+    };
+  }
+  if (cell.cell_type !== 'code') {
+    return {
+      counts: false,
+      result: skipped(
+        target,
+        index,
+        'no-op',
+        `Not run: a ${cell.cell_type} cell is not executed.`
+      )
+    };
+  }
+  if (cell.getSource().trim() === '') {
+    return {
+      counts: false,
+      result: skipped(target, index, 'no-op', 'Not run: the cell is empty.')
+    };
+  }
+  const result = await executeCode(
+    notebook.panel,
+    widget as CodeCell,
+    target,
+    index,
+    context
+  );
+  // A cell hidden while it ran reads like a deleted one, whatever happened.
+  const after = model.cells.findIndex(c => c.id === target.cellId);
+  if (after < 0 || cellAccess(model.cells[after]) === 'none') {
+    return {
+      counts: false,
+      result: skipped(
+        target,
+        -1,
+        'no-op',
+        'Not run: the cell no longer exists.'
+      )
+    };
+  }
+  result.index = after;
+  return { counts: true, result };
+}

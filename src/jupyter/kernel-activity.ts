@@ -1,0 +1,139 @@
+/**
+ * Whose request a kernel is executing right now, read from the kernel's own
+ * messages: every request a kernel handles is bracketed by `status: busy` and
+ * `status: idle` messages whose parent header names the request. Deciding
+ * from these (never from timing) is what lets an aborted call interrupt only
+ * its own execution, never work the human started.
+ */
+import { type Kernel, type KernelMessage } from '@jupyterlab/services';
+import { type IDisposable } from '@lumino/disposable';
+import { Signal, type ISignal } from '@lumino/signaling';
+
+/** The request a kernel is busy with, as far as its messages tell. */
+export type KernelWork =
+  | { kind: 'idle' }
+  | { kind: 'request'; msgId: string }
+  /** Busy since before we listened: whose work it is is unknown. */
+  | { kind: 'unknown' };
+
+/**
+ * Follows one kernel connection's status messages until disposed.
+ */
+export class KernelActivity implements IDisposable {
+  constructor(private readonly _kernel: Kernel.IKernelConnection) {
+    // Busy before we listened: we missed whose request started.
+    this._unknown = _kernel.status === 'busy';
+    _kernel.iopubMessage.connect(this._onIOPub, this);
+  }
+
+  /** Emitted with its message id when an execute request starts executing. */
+  get started(): ISignal<this, string> {
+    return this._started;
+  }
+
+  /** The request the kernel is executing now. */
+  get work(): KernelWork {
+    const [msgId] = this._executing;
+    if (msgId !== undefined) {
+      return { kind: 'request', msgId };
+    }
+    return this._unknown ? { kind: 'unknown' } : { kind: 'idle' };
+  }
+
+  /** Whether the kernel is executing the request with this message id. */
+  isExecuting(msgId: string): boolean {
+    return this._executing.has(msgId);
+  }
+
+  /** Whether the kernel is busy with a request that is not one of `ours`. */
+  busyWithOtherWork(ours: ReadonlySet<string>): boolean {
+    const work = this.work;
+    switch (work.kind) {
+      case 'idle':
+        return false;
+      case 'unknown':
+        return true;
+      case 'request':
+        return !ours.has(work.msgId);
+    }
+  }
+
+  /**
+   * Resolve when the kernel is no longer busy with work that is not ours, or
+   * when `signal` aborts (resolving false).
+   */
+  async waitForOwnTurn(
+    ours: ReadonlySet<string>,
+    signal: AbortSignal
+  ): Promise<boolean> {
+    while (this.busyWithOtherWork(ours)) {
+      if (signal.aborted || this._disposed) {
+        return false;
+      }
+      await new Promise<void>(resolve => {
+        const done = () => {
+          signal.removeEventListener('abort', done);
+          this._waiters.delete(done);
+          resolve();
+        };
+        signal.addEventListener('abort', done);
+        this._waiters.add(done);
+      });
+    }
+    return !signal.aborted;
+  }
+
+  get isDisposed(): boolean {
+    return this._disposed;
+  }
+
+  dispose(): void {
+    if (this._disposed) {
+      return;
+    }
+    this._disposed = true;
+    this._kernel.iopubMessage.disconnect(this._onIOPub, this);
+    this._wake();
+    Signal.clearData(this);
+  }
+
+  private _onIOPub(
+    _: Kernel.IKernelConnection,
+    msg: KernelMessage.IIOPubMessage
+  ): void {
+    if (msg.header.msg_type !== 'status') {
+      return;
+    }
+    const state = (msg as KernelMessage.IStatusMsg).content.execution_state;
+    const parent = msg.parent_header as Partial<KernelMessage.IHeader>;
+    if (state === 'restarting' || state === 'dead') {
+      this._executing.clear();
+      this._unknown = false;
+    } else if (parent.msg_type === 'execute_request' && parent.msg_id) {
+      // Only execute requests count: a kernel also reports busy/idle around
+      // short requests (kernel_info, completion), even while executing.
+      if (state === 'busy') {
+        this._executing.add(parent.msg_id);
+        this._started.emit(parent.msg_id);
+      } else if (state === 'idle') {
+        this._executing.delete(parent.msg_id);
+        this._unknown = false;
+      }
+    } else if (state === 'idle' && this._executing.size === 0) {
+      this._unknown = false;
+    }
+    this._wake();
+  }
+
+  private _wake(): void {
+    for (const waiter of [...this._waiters]) {
+      waiter();
+    }
+  }
+
+  private readonly _executing = new Set<string>();
+  private _unknown: boolean;
+  private _disposed = false;
+  private _started = new Signal<this, string>(this);
+  private _waiters = new Set<() => void>();
+}

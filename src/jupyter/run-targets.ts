@@ -1,0 +1,119 @@
+/**
+ * Which cells a `jupyter_run_cells` call runs: cellIds, or a contiguous
+ * range, or the active cell; all of them checked before the first one runs.
+ */
+import { cellAccess } from './cell-cache';
+import { findCell } from './cells';
+import { ToolError } from './errors';
+import { type ILiveNotebook } from './notebook';
+import { LIMITS } from '../limits';
+
+/** Arguments of `jupyter_run_cells`. */
+export interface IRunArgs {
+  notebookPath?: string | null;
+  cellIds?: string[];
+  startIndex?: number;
+  endIndex?: number;
+  stopOnError?: boolean;
+}
+
+/** A target, remembered by id; `byId` when the agent named it. */
+export interface ITarget {
+  cellId: string;
+  byId: boolean;
+}
+
+function invalid(message: string, field: string, rule: string): ToolError {
+  return new ToolError('INVALID_ARGUMENT', message, { field, rule });
+}
+
+/** Check the selector and list the targets; every check before any run. */
+export function selectTargets(
+  notebook: ILiveNotebook,
+  args: IRunArgs
+): ITarget[] {
+  const hasStart = args.startIndex !== undefined;
+  const hasEnd = args.endIndex !== undefined;
+  if (args.cellIds && (hasStart || hasEnd)) {
+    throw invalid(
+      'Give either cellIds or startIndex/endIndex, not both.',
+      'cellIds',
+      'exclusive'
+    );
+  }
+  const model = notebook.model;
+  let targets: ITarget[];
+  if (args.cellIds) {
+    targets = args.cellIds.map(cellId => {
+      findCell(model, cellId, 'write');
+      return { cellId, byId: true };
+    });
+  } else if (hasStart || hasEnd) {
+    if (!hasStart || !hasEnd) {
+      throw invalid(
+        'A range needs both startIndex and endIndex.',
+        hasStart ? 'endIndex' : 'startIndex',
+        'required'
+      );
+    }
+    const start = args.startIndex!;
+    const end = args.endIndex!;
+    if (end < start) {
+      throw invalid(
+        `Invalid argument "endIndex": ${end} is before startIndex ${start}.`,
+        'endIndex',
+        'range'
+      );
+    }
+    if (end - start > LIMITS.MAX_CELL_IDS_PER_CALL) {
+      throw invalid(
+        `Invalid argument "endIndex": a range may hold at most ${LIMITS.MAX_CELL_IDS_PER_CALL} cells.`,
+        'endIndex',
+        'maxCells'
+      );
+    }
+    targets = [];
+    for (let index = start; index < end; index++) {
+      const cell = model.cells[index];
+      if (!cell || cellAccess(cell) === 'none') {
+        // Never the id of a hidden cell: only where the range failed.
+        throw new ToolError(
+          'CELL_NOT_FOUND',
+          `No cell at index ${index} in this notebook.`,
+          { index }
+        );
+      }
+      findCell(model, cell.id, 'write');
+      targets.push({ cellId: cell.id, byId: false });
+    }
+  } else {
+    const active = notebook.panel.content.activeCell;
+    if (!active) {
+      throw invalid(
+        'No cell is active: give cellIds or startIndex/endIndex.',
+        'cellIds',
+        'required'
+      );
+    }
+    if (cellAccess(active.model.sharedModel) === 'none') {
+      throw new ToolError(
+        'CELL_NOT_FOUND',
+        'The active cell cannot be found in this notebook.'
+      );
+    }
+    findCell(model, active.model.id, 'write');
+    targets = [{ cellId: active.model.id, byId: false }];
+  }
+  return targets;
+}
+
+export function needsKernel(
+  notebook: ILiveNotebook,
+  targets: ITarget[]
+): boolean {
+  const model = notebook.model;
+  return targets.some(target => {
+    const cell = model.cells.find(candidate => candidate.id === target.cellId);
+    return cell?.cell_type === 'code' && cell.getSource().trim() !== '';
+  });
+}
