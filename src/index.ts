@@ -1,8 +1,13 @@
 import { type JupyterFrontEndPlugin } from '@jupyterlab/application';
 
+import { provenancePlugin } from './access/provenance-plugin';
 import { statusPlugin } from './panel/plugin';
 import webmcpPlugin from './webmcp/plugin';
 
-const plugins: JupyterFrontEndPlugin<unknown>[] = [webmcpPlugin, statusPlugin];
+const plugins: JupyterFrontEndPlugin<unknown>[] = [
+  webmcpPlugin,
+  statusPlugin,
+  provenancePlugin
+];
 
 export default plugins;

@@ -7,6 +7,7 @@ export const IMPLEMENTED: ToolName[] = [
   'jupyter_open_notebook',
   'jupyter_create_notebook',
   'jupyter_get_cells',
+  'jupyter_get_cell_access',
   'jupyter_insert_cell',
   'jupyter_update_cell',
   'jupyter_delete_cell',

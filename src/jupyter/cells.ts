@@ -155,11 +155,8 @@ export function cellSnapshot(
 }
 
 /** Arguments of `jupyter_get_cells`. */
-export interface IGetCellsArgs {
+export interface IGetCellsArgs extends ICellSelector {
   notebookPath?: string | null;
-  cellIds?: string[];
-  startIndex?: number;
-  endIndex?: number;
   includeSource?: boolean;
   includeOutputs?: boolean;
 }
@@ -190,10 +187,69 @@ export function cellRange(
   return { start: Math.min(start, length), end: Math.min(end, length) };
 }
 
+/** How a read names its cells: explicit ids, or an index range. */
+export interface ICellSelector {
+  cellIds?: string[];
+  startIndex?: number;
+  endIndex?: number;
+}
+
+/** The cells a read returns, with what it left out. */
+export interface ISelectedCells {
+  cells: IFoundCell[];
+  omittedCount: number;
+  hiddenCellCount: number;
+}
+
 /**
- * Read cells by id (in the order given) or by index range. Explicit ids must
- * all be visible; a range omits hidden cells and counts them.
+ * Select the cells a read returns: by id (in the order given; every id must
+ * be visible, a hidden one failing exactly like an unknown one) or by range
+ * (hidden cells omitted and counted). At most MAX_CELLS_RETURNED come back.
  */
+export function selectCells(
+  model: ISharedNotebook,
+  selector: ICellSelector
+): ISelectedCells {
+  const cells = model.cells;
+  const selected: IFoundCell[] = [];
+  let omittedCount = 0;
+  let hiddenCellCount = 0;
+  const keep = (cell: ISharedCell, index: number) => {
+    if (selected.length < LIMITS.MAX_CELLS_RETURNED) {
+      selected.push({ cell, index });
+    } else {
+      omittedCount++;
+    }
+  };
+  if (selector.cellIds) {
+    const indexes = new Map<string, number>();
+    cells.forEach((cell, index) => indexes.set(cell.id, index));
+    const found = selector.cellIds.map(cellId => {
+      const index = indexes.get(cellId);
+      if (index === undefined) {
+        throw cellNotFoundError(cellId);
+      }
+      assertCellAccessible(
+        { id: cellId, access: cellAccess(cells[index]) },
+        'read'
+      );
+      return index;
+    });
+    found.forEach(index => keep(cells[index], index));
+  } else {
+    const { start, end } = cellRange(selector, cells.length);
+    for (let index = start; index < end; index++) {
+      if (isCellVisible(cells[index])) {
+        keep(cells[index], index);
+      } else {
+        hiddenCellCount++;
+      }
+    }
+  }
+  return { cells: selected, omittedCount, hiddenCellCount };
+}
+
+/** Read cells by id or by index range (see {@link selectCells}). */
 export async function getCells(
   resolver: NotebookResolver,
   args: IGetCellsArgs
@@ -204,47 +260,13 @@ export async function getCells(
       includeSource: args.includeSource ?? true,
       includeOutputs: args.includeOutputs ?? false
     };
-    const cells = notebook.model.cells;
-    const snapshots: ICellSnapshot[] = [];
-    let omittedCount = 0;
-    let hiddenCellCount = 0;
-    if (args.cellIds) {
-      const indexes = new Map<string, number>();
-      cells.forEach((cell, index) => indexes.set(cell.id, index));
-      const found = args.cellIds.map(cellId => {
-        const index = indexes.get(cellId);
-        if (index === undefined) {
-          throw cellNotFoundError(cellId);
-        }
-        assertCellAccessible(
-          { id: cellId, access: cellAccess(cells[index]) },
-          'read'
-        );
-        return index;
-      });
-      for (const index of found) {
-        if (snapshots.length < LIMITS.MAX_CELLS_RETURNED) {
-          snapshots.push(cellSnapshot(cells[index], index, options));
-        } else {
-          omittedCount++;
-        }
-      }
-    } else {
-      const { start, end } = cellRange(args, cells.length);
-      for (let index = start; index < end; index++) {
-        const cell = cells[index];
-        if (!isCellVisible(cell)) {
-          hiddenCellCount++;
-        } else if (snapshots.length < LIMITS.MAX_CELLS_RETURNED) {
-          snapshots.push(cellSnapshot(cell, index, options));
-        } else {
-          omittedCount++;
-        }
-      }
-    }
+    const { cells, omittedCount, hiddenCellCount } = selectCells(
+      notebook.model,
+      args
+    );
     return {
       notebook: notebookInfo(notebook),
-      cells: snapshots,
+      cells: cells.map(({ cell, index }) => cellSnapshot(cell, index, options)),
       truncated: omittedCount > 0,
       omittedCount,
       hiddenCellCount

@@ -12,6 +12,8 @@ import { type ISharedCell, type ISharedNotebook } from '@jupyter/ydoc';
 import { type MarkdownCell } from '@jupyterlab/cells';
 import { type NotebookPanel } from '@jupyterlab/notebook';
 
+import { withAgentAttribution } from '../access/guard';
+import { recordAgentAction } from '../access/provenance';
 import { LIMITS } from '../limits';
 import { cellAccess } from './cell-cache';
 import {
@@ -67,8 +69,9 @@ interface IUndoable {
 }
 
 /**
- * Run `write` as one undo step of its own: whatever the human typed just
- * before is closed off, and nothing typed after merges into it.
+ * Run `write` as one undo step of its own, attributed to the agent: whatever
+ * the human typed just before is closed off, and nothing typed after merges
+ * into it.
  */
 function asOneStep(
   model: ISharedNotebook,
@@ -79,11 +82,13 @@ function asOneStep(
     (cell as IUndoable | null)?.undoManager ??
     (model as unknown as IUndoable).undoManager;
   undo?.stopCapturing();
-  if (cell) {
-    cell.transact(write);
-  } else {
-    model.transact(write);
-  }
+  withAgentAttribution(() => {
+    if (cell) {
+      cell.transact(write);
+    } else {
+      model.transact(write);
+    }
+  });
   undo?.stopCapturing();
 }
 
@@ -157,14 +162,16 @@ export async function insertCell(
   assertWritableSource(source);
   const notebook = await resolver.resolveLive(args.notebookPath, 'write');
   const index = insertionIndex(notebook, args);
-  let cellId = '';
+  let inserted: ISharedCell | null = null;
   asOneStep(notebook.model, null, () => {
-    cellId = notebook.model.insertCell(index, {
+    inserted = notebook.model.insertCell(index, {
       cell_type: cellType as CellType,
       source,
       metadata: {}
-    }).id;
+    });
   });
+  const cellId = inserted!.id;
+  recordAgentAction(inserted!, 'inserted', 'jupyter_insert_cell');
   if (args.activate ?? true) {
     await activateCell(notebook.panel, cellId);
   }
@@ -213,6 +220,7 @@ export async function updateCell(
   );
   if (cell.getSource() !== args.source) {
     asOneStep(notebook.model, cell, () => replaceSource(cell, args.source));
+    recordAgentAction(cell, 'edited', 'jupyter_update_cell');
   }
   return reread(notebook, args.cellId);
 }

@@ -12,6 +12,7 @@
 import { type CodeCell, type MarkdownCell } from '@jupyterlab/cells';
 
 import { assertNotebookAccessible } from '../access/policy';
+import { recordAgentAction } from '../access/provenance';
 import { cellAccess } from './cell-cache';
 import { ToolError } from './errors';
 import {
@@ -223,5 +224,8 @@ async function runTarget(
     };
   }
   result.index = after;
+  if (result.status === 'ok' || result.status === 'error') {
+    recordAgentAction(model.cells[after], 'ran', 'jupyter_run_cells');
+  }
   return { counts: true, result };
 }

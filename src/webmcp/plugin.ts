@@ -7,6 +7,8 @@ import { IDocumentManager } from '@jupyterlab/docmanager';
 import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
 import { INotebookTracker } from '@jupyterlab/notebook';
 
+import { ACCESS_METADATA_KEY } from '../access/model';
+import { NotebookVisibilityCache } from '../access/visibility';
 import { type IJupyterEnvironment } from '../jupyter/environment';
 import { NotebookResolver } from '../jupyter/notebook';
 import { IWebMcpRegistry } from '../tokens';
@@ -43,8 +45,21 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
       browsingDirectory: () => fileBrowser?.model.path ?? null
     };
     const resolver = new NotebookResolver(env);
+    const visibility = new NotebookVisibilityCache({
+      contents: env.contents,
+      liveMetadata: path => {
+        const model = resolver.findOpenPanel(path)?.content.model;
+        return model
+          ? model.sharedModel.getMetadata(ACCESS_METADATA_KEY)
+          : null;
+      }
+    });
     registry = new WebMcpRegistry({
-      tools: buildTools({ env, resolver }),
+      tools: buildTools({
+        env,
+        resolver,
+        isNotebookVisible: entry => visibility.isVisible(entry)
+      }),
       validator: new InputValidator()
     });
     registry.start();

@@ -6,6 +6,7 @@
  * Only implemented tools are built, so what is registered is exactly what
  * works.
  */
+import { getCellAccess } from '../jupyter/cell-access';
 import { getCells, type IGetCellsArgs } from '../jupyter/cells';
 import { getContext } from '../jupyter/context';
 import { createNotebook, type ICreateArgs } from '../jupyter/create';
@@ -62,6 +63,7 @@ function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
         isNotebookVisible
       ),
     jupyter_get_cells: async args => getCells(resolver, args as IGetCellsArgs),
+    jupyter_get_cell_access: async args => getCellAccess(resolver, args),
     jupyter_insert_cell: async args =>
       insertCell(resolver, args as IInsertArgs),
     jupyter_update_cell: async args =>
