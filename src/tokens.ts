@@ -1,6 +1,7 @@
 import { Token } from '@lumino/coreutils';
 import { type ISignal } from '@lumino/signaling';
 
+import { type OutputSelectionTracker } from './selection/capture';
 import { type IRegistrationStatus, type IToolCall } from './webmcp/register';
 
 export type { IRegistrationStatus, IToolCall } from './webmcp/register';
@@ -21,4 +22,10 @@ export interface IWebMcpRegistry {
 export const IWebMcpRegistry = new Token<IWebMcpRegistry>(
   'jupyterlite-webmcp:IWebMcpRegistry',
   'The WebMCP registration of the notebook tools and their calls in progress.'
+);
+
+/** The tracker of the text the human selects inside one rendered output. */
+export const IOutputSelectionTracker = new Token<OutputSelectionTracker>(
+  'jupyterlite-webmcp:IOutputSelectionTracker',
+  'Records the text the human selects inside one rendered cell output.'
 );

@@ -15,5 +15,6 @@ export const IMPLEMENTED: ToolName[] = [
   'jupyter_focus_cell',
   'jupyter_save_notebook',
   'jupyter_kernel_action',
-  'jupyter_export_notebook'
+  'jupyter_export_notebook',
+  'jupyter_get_output_selection'
 ];

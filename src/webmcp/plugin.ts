@@ -11,7 +11,8 @@ import { ACCESS_METADATA_KEY } from '../access/model';
 import { NotebookVisibilityCache } from '../access/visibility';
 import { type IJupyterEnvironment } from '../jupyter/environment';
 import { NotebookResolver } from '../jupyter/notebook';
-import { IWebMcpRegistry } from '../tokens';
+import { type OutputSelectionTracker } from '../selection/capture';
+import { IOutputSelectionTracker, IWebMcpRegistry } from '../tokens';
 import { WebMcpRegistry } from './register';
 import { buildTools } from './tools';
 import { InputValidator } from './validate';
@@ -26,14 +27,15 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
   description: 'Registers the notebook tools on document.modelContext.',
   autoStart: true,
   requires: [INotebookTracker, IDocumentManager],
-  optional: [ILabShell, IDefaultFileBrowser],
+  optional: [ILabShell, IDefaultFileBrowser, IOutputSelectionTracker],
   provides: IWebMcpRegistry,
   activate: (
     app: JupyterFrontEnd,
     tracker: INotebookTracker,
     docManager: IDocumentManager,
     labShell: ILabShell | null,
-    fileBrowser: IDefaultFileBrowser | null
+    fileBrowser: IDefaultFileBrowser | null,
+    outputSelection: OutputSelectionTracker | null
   ): IWebMcpRegistry => {
     const env: IJupyterEnvironment = {
       app,
@@ -58,7 +60,8 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
       tools: buildTools({
         env,
         resolver,
-        isNotebookVisible: entry => visibility.isVisible(entry)
+        isNotebookVisible: entry => visibility.isVisible(entry),
+        outputSelection
       }),
       validator: new InputValidator()
     });

@@ -30,6 +30,8 @@ import {
   type IListWorkspaceArgs,
   type NotebookVisibility
 } from '../jupyter/workspace';
+import { type OutputSelectionTracker } from '../selection/capture';
+import { getOutputSelection } from '../selection/tool';
 import { TOOL_CATALOG } from './catalog';
 import { TOOL_INPUT_SCHEMAS, type ToolName } from './schemas';
 import { type IToolCallContext, type IToolDefinition } from './types';
@@ -40,6 +42,11 @@ export interface IToolServices {
   resolver: NotebookResolver;
   /** Whether a listed notebook is visible to the agent (all, by default). */
   isNotebookVisible?: NotebookVisibility;
+  /**
+   * The output-selection tracker; `jupyter_get_output_selection` exists only
+   * when one is supplied.
+   */
+  outputSelection?: OutputSelectionTracker | null;
 }
 
 type Handler = (
@@ -48,7 +55,7 @@ type Handler = (
 ) => Promise<unknown>;
 
 function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
-  const { env, resolver, isNotebookVisible } = services;
+  const { env, resolver, isNotebookVisible, outputSelection } = services;
   return {
     jupyter_get_context: async () => getContext(env, resolver),
     jupyter_list_workspace: async args =>
@@ -77,7 +84,17 @@ function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
     jupyter_save_notebook: async args => saveNotebook(env, resolver, args),
     jupyter_kernel_action: async args =>
       kernelAction(resolver, args as unknown as IKernelActionArgs),
-    jupyter_export_notebook: async args => exportNotebook(resolver, args)
+    jupyter_export_notebook: async args => exportNotebook(resolver, args),
+    ...(outputSelection
+      ? {
+          jupyter_get_output_selection: async () =>
+            getOutputSelection(
+              outputSelection,
+              path =>
+                resolver.findOpenPanel(path)?.content.model?.sharedModel ?? null
+            )
+        }
+      : {})
   };
 }
 

@@ -17,7 +17,8 @@ const IMPLEMENTED = [
   'jupyter_focus_cell',
   'jupyter_save_notebook',
   'jupyter_kernel_action',
-  'jupyter_export_notebook'
+  'jupyter_export_notebook',
+  'jupyter_get_output_selection'
 ];
 
 // buildTools only wires handlers; none runs here, so no app is needed.
