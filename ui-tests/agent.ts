@@ -48,6 +48,26 @@ export interface ICdpInvokeOptions {
   timeout?: number;
 }
 
+/** A call made with `Agent.start`, still running or settled. */
+export interface IPendingCall<T = unknown> {
+  /** Aborts the call's signal, as a caller that gives up does. */
+  abort(): Promise<void>;
+  /** Resolves when the caller's promise settles: a result, or the error it got. */
+  settled(): Promise<ISettledCall<T>>;
+}
+
+/** How a call made with `Agent.start` ended for its caller. */
+export interface ISettledCall<T = unknown> {
+  result?: IToolResult<T>;
+  /** The rejection the caller got (an AbortError once the signal fired). */
+  error?: { name: string; message: string };
+}
+
+interface ISettledRaw {
+  raw?: unknown;
+  error?: { name: string; message: string };
+}
+
 /** The CDP WebMCP session of one page. */
 class CdpWebMcp {
   static async attach(page: Page): Promise<CdpWebMcp> {
@@ -178,23 +198,30 @@ export class Agent {
     expected: number | string[],
     options: { timeout?: number } = {}
   ): Promise<string[]> {
-    const handle = await this._page.waitForFunction(
-      async want => {
+    // `getTools()` returns a promise, and `waitForFunction` takes any promise
+    // for a truthy answer, so the polling happens here instead.
+    const deadline =
+      Date.now() + (options.timeout ?? this._jupyter.readyTimeout);
+    let names: string[] = [];
+    for (;;) {
+      names = await this._page.evaluate(async () => {
         const context = document.modelContext;
-        if (!context) {
-          return false;
-        }
-        const names = (await context.getTools()).map(tool => tool.name);
-        const ok =
-          typeof want === 'number'
-            ? names.length >= want
-            : want.every(name => names.includes(name));
-        return ok ? names : false;
-      },
-      expected,
-      { polling: 100, timeout: options.timeout ?? this._jupyter.readyTimeout }
-    );
-    return (await handle.jsonValue()) as string[];
+        return context ? (await context.getTools()).map(tool => tool.name) : [];
+      });
+      const ok =
+        typeof expected === 'number'
+          ? names.length >= expected
+          : expected.every(name => names.includes(name));
+      if (ok) {
+        return names;
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `Timed out waiting for the tools ${JSON.stringify(expected)}; registered: ${JSON.stringify(names)}`
+        );
+      }
+      await this._page.waitForTimeout(100);
+    }
   }
 
   /**
@@ -238,6 +265,84 @@ export class Agent {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Starts a call through `document.modelContext.executeTool` with an
+   * `AbortSignal` the test controls, as an agent that may give up does.
+   * `abortFirst` aborts the signal before the call is made. Native WebMCP
+   * rejects an aborted call with an AbortError: the caller never sees the
+   * tool's result, so assert what the call did through its effects.
+   */
+  async start<T = unknown>(
+    name: string,
+    input: Record<string, unknown> = {},
+    options: { abortFirst?: boolean } = {}
+  ): Promise<IPendingCall<T>> {
+    const page = this._page;
+    const id = await page.evaluate(
+      async ([toolName, args, abortFirst]) => {
+        const context = document.modelContext;
+        if (!context) {
+          throw new Error('no document.modelContext');
+        }
+        const tool = (await context.getTools()).find(t => t.name === toolName);
+        if (!tool) {
+          throw new Error(`no tool ${toolName}`);
+        }
+        const holder = window as unknown as {
+          uiTestsCalls?: Map<
+            number,
+            { controller: AbortController; outcome: Promise<unknown> }
+          >;
+        };
+        const calls = (holder.uiTestsCalls ??= new Map());
+        const controller = new AbortController();
+        if (abortFirst) {
+          controller.abort();
+        }
+        const outcome = context
+          .executeTool(tool, args, { signal: controller.signal })
+          .then(
+            raw => ({ raw }),
+            (error: unknown) => ({
+              error: {
+                name: (error as Error | null)?.name ?? 'Error',
+                message: String((error as Error | null)?.message ?? error)
+              }
+            })
+          );
+        const callId = calls.size + 1;
+        calls.set(callId, { controller, outcome });
+        return callId;
+      },
+      [name, input, options.abortFirst ?? false] as const
+    );
+    type Holder = {
+      uiTestsCalls: Map<
+        number,
+        { controller: AbortController; outcome: Promise<ISettledRaw> }
+      >;
+    };
+    return {
+      abort: async () => {
+        await page.evaluate(callId => {
+          (window as unknown as Holder).uiTestsCalls
+            .get(callId)!
+            .controller.abort();
+        }, id);
+      },
+      settled: async () => {
+        const settled = await page.evaluate(
+          callId =>
+            (window as unknown as Holder).uiTestsCalls.get(callId)!.outcome,
+          id
+        );
+        return settled.error
+          ? { error: settled.error }
+          : { result: toToolResult<T>(settled.raw) };
+      }
+    };
   }
 
   /** The CDP WebMCP session of the current page (enabled on first use). */

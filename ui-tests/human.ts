@@ -4,7 +4,7 @@
  *
  * Every method acts on the current notebook unless `path` is given.
  */
-import type { ICellRun, INotebookState } from './page-helpers';
+import type { ICellRun, ICellView, INotebookState } from './page-helpers';
 import type { IOpenOptions, JupyterApp } from './jupyter';
 
 export interface INotebookRef {
@@ -135,6 +135,167 @@ export class Human {
       p => window.uiTests.cellIds(p),
       ref.path ?? null
     );
+  }
+
+  /**
+   * Replaces a code cell's outputs in the shared model, as a kernel's (or a
+   * collaborator's) outputs arrive.
+   */
+  async setCellOutputs(
+    index: number,
+    outputs: unknown[],
+    ref: INotebookRef = {}
+  ): Promise<void> {
+    await this._page.evaluate(
+      ([p, i, o]) => window.uiTests.setCellOutputs(p, i, o),
+      [ref.path ?? null, index, outputs] as const
+    );
+  }
+
+  /** Sets one key of a cell's metadata (the cell context menu, a collaborator). */
+  async setCellMetadata(
+    index: number,
+    key: string,
+    value: unknown,
+    ref: INotebookRef = {}
+  ): Promise<void> {
+    await this._page.evaluate(
+      ([p, i, k, v]) => window.uiTests.setCellMetadata(p, i, k, v),
+      [ref.path ?? null, index, key, value] as const
+    );
+  }
+
+  /** Sets one key of the notebook's metadata. */
+  async setNotebookMetadata(
+    key: string,
+    value: unknown,
+    ref: INotebookRef = {}
+  ): Promise<void> {
+    await this._page.evaluate(
+      ([p, k, v]) => window.uiTests.setNotebookMetadata(p, k, v),
+      [ref.path ?? null, key, value] as const
+    );
+  }
+
+  /** Runs an app command, as its menu item or keyboard shortcut does. */
+  async command(id: string, args: Record<string, unknown> = {}): Promise<void> {
+    await this._page.evaluate(([c, a]) => window.uiTests.execute(c, a), [
+      id,
+      args
+    ] as const);
+  }
+
+  /**
+   * Clicks into a cell's editor (edit mode) and presses keys there, e.g.
+   * `Control+z`, as the human does at the keyboard.
+   */
+  async pressInEditor(
+    index: number,
+    keys: string,
+    ref: INotebookRef = {}
+  ): Promise<void> {
+    const cell = await this._jupyter.cell(index, ref.path ?? null);
+    await cell.locator('.jp-InputArea-editor .cm-content').click();
+    await this._page.keyboard.press(keys);
+  }
+
+  /**
+   * Selects a cell in command mode (a click on its prompt, then Escape) and
+   * presses keys, e.g. `z` for the notebook's undo of cell operations.
+   */
+  async pressInCommandMode(
+    index: number,
+    keys: string,
+    ref: INotebookRef = {}
+  ): Promise<void> {
+    const cell = await this._jupyter.cell(index, ref.path ?? null);
+    await cell.locator('.jp-InputPrompt').first().click();
+    await this._page.keyboard.press('Escape');
+    await this._page.keyboard.press(keys);
+  }
+
+  /** Scrolls to a cell (without activating it) and reports what shows. */
+  async scrollToCell(
+    index: number,
+    ref: INotebookRef = {}
+  ): Promise<ICellView> {
+    return this._page.evaluate(([p, i]) => window.uiTests.scrollToCell(p, i), [
+      ref.path ?? null,
+      index
+    ] as const);
+  }
+
+  /**
+   * Changes a setting as the Settings Editor does. On a Jupyter server the
+   * change stays in this browser context (`jupyter.isolateSettings`).
+   */
+  async setSetting(plugin: string, key: string, value: unknown): Promise<void> {
+    if (this._jupyter.kind !== 'lite') {
+      await this._jupyter.isolateSettings();
+    }
+    await this._page.evaluate(
+      ([p, k, v]) => window.uiTests.setSetting(p, k, v),
+      [plugin, key, value] as const
+    );
+  }
+
+  /**
+   * Starts running a cell with the notebook's own Run command, as a click on
+   * Run does, without waiting for it to finish: resolves once the cell shows
+   * as running (`[*]`). The kernel may still be busy with earlier work.
+   */
+  async startRunCell(index: number, ref: INotebookRef = {}): Promise<void> {
+    await this._page.evaluate(
+      async ([p, i]) => {
+        const panel = window.uiTests.findNotebook(p);
+        if (!panel) {
+          throw new Error(`no open notebook ${p ?? '(current)'}`);
+        }
+        const app = window.uiTests.app();
+        app.shell.activateById(panel.id);
+        const notebook = panel.content;
+        notebook.deselectAll();
+        notebook.activeCellIndex = i;
+        const model = notebook.widgets[i].model as { executionState?: string };
+        void app.commands.execute('notebook:run-cell');
+        const deadline = performance.now() + 30_000;
+        while (model.executionState !== 'running') {
+          if (performance.now() > deadline) {
+            throw new Error(`cell ${i} did not start running`);
+          }
+          await new Promise(resolve => setTimeout(resolve, 20));
+        }
+      },
+      [ref.path ?? null, index] as const
+    );
+  }
+
+  /** Deletes a cell through the shared model, as a collaborator does. */
+  async deleteCell(index: number, ref: INotebookRef = {}): Promise<void> {
+    await this._page.evaluate(
+      ([p, i]) => {
+        const model = window.uiTests.findNotebook(p)?.content.model;
+        if (!model || !model.sharedModel.cells[i]) {
+          throw new Error(`no cell ${i} in ${p ?? '(current)'}`);
+        }
+        model.sharedModel.deleteCell(i);
+      },
+      [ref.path ?? null, index] as const
+    );
+  }
+
+  /**
+   * Shuts the notebook's kernel down (the Kernel menu's Shut Down, without
+   * its dialog): the notebook stays open with no kernel attached.
+   */
+  async shutdownKernel(ref: INotebookRef = {}): Promise<void> {
+    await this._page.evaluate(async p => {
+      const panel = window.uiTests.findNotebook(p);
+      if (!panel) {
+        throw new Error(`no open notebook ${p ?? '(current)'}`);
+      }
+      await panel.sessionContext.shutdown();
+    }, ref.path ?? null);
   }
 
   private _jupyter: JupyterApp;

@@ -5,12 +5,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import type { INotebookContent } from '@jupyterlab/nbformat';
+import type { ICell, INotebookContent } from '@jupyterlab/nbformat';
 import type { Contents } from '@jupyterlab/services';
 import type { BrowserContext, Locator, Page } from '@playwright/test';
 
 import type { AppKind, UiKind } from './options';
-import type { IEntry, INotebookState, IReadOptions } from './page-helpers';
+import type {
+  ICellView,
+  IEntry,
+  IMainArea,
+  INotebookState,
+  INotebookView,
+  IReadOptions,
+  ISessionInfo
+} from './page-helpers';
 
 /** The notebooks of ui-tests/fixtures. */
 export const FIXTURES_DIR = path.join(__dirname, 'fixtures');
@@ -78,6 +86,24 @@ export const KNOWN_NOISE: INoise[] = [
       'notebook opens in a new tab'
   }
 ];
+
+/** One cell of a live notebook after runs (see `JupyterApp.cellRuns`). */
+export interface ICellRunState {
+  id: string;
+  type: string;
+  executionCount: number | null;
+  /** Whether it shows as running or queued (`[*]`). */
+  running: boolean;
+  /** nbformat outputs (empty for non-code cells). */
+  outputs: unknown[];
+}
+
+/** A notebook's kernel as the app's session sees it. */
+export interface IKernelState {
+  id: string;
+  name: string;
+  status: string;
+}
 
 export interface IOpenOptions {
   /** Wait for the notebook's kernel to be idle (default true). */
@@ -313,6 +339,135 @@ export class JupyterApp {
     await this.page.evaluate(p => window.uiTests.remove(p), filePath);
   }
 
+  /** What the screen shows of a cell of a notebook (default: the current one). */
+  async cellView(
+    index: number,
+    docPath: string | null = null
+  ): Promise<ICellView> {
+    return this.page.evaluate(([p, i]) => window.uiTests.cellView(p, i), [
+      docPath,
+      index
+    ] as const);
+  }
+
+  /** How a notebook is displayed: windowing mode, scroll position, active cell. */
+  async notebookView(docPath: string | null = null): Promise<INotebookView> {
+    return this.page.evaluate(p => window.uiTests.notebookView(p), docPath);
+  }
+
+  /** The main-area widgets of this page's app and its current widget. */
+  async mainArea(): Promise<IMainArea> {
+    return this.page.evaluate(() => window.uiTests.mainArea());
+  }
+
+  /** The sessions (notebooks with a kernel) the app knows of, refreshed. */
+  async sessions(): Promise<ISessionInfo[]> {
+    return this.page.evaluate(() => window.uiTests.sessions());
+  }
+
+  /** Starts recording what a notebook's kernel is sent (see `kernelMessages`). */
+  async recordKernelMessages(docPath: string | null = null): Promise<void> {
+    await this.page.evaluate(
+      p => window.uiTests.recordKernelMessages(p),
+      docPath
+    );
+  }
+
+  /** The message types sent to a notebook's kernel since recording started. */
+  async kernelMessages(docPath: string | null = null): Promise<string[]> {
+    return this.page.evaluate(p => window.uiTests.kernelMessages(p), docPath);
+  }
+
+  /**
+   * Keeps settings saved by this browser context out of the server, which
+   * every test shares: a save (`PUT /lab/api/settings/<id>`) is answered
+   * here, and every later read of that plugin's settings, on any page of the
+   * context, gets the saved value. JupyterLite keeps settings in the browser
+   * already, so this changes nothing there.
+   */
+  async isolateSettings(): Promise<void> {
+    if (this._isolatedSettings) {
+      return;
+    }
+    this._isolatedSettings = true;
+    const saved = this._savedSettings;
+    await this.context.route(/\/lab\/api\/settings(\/|\?|$)/, async route => {
+      const request = route.request();
+      const url = new URL(request.url());
+      const match = /\/lab\/api\/settings\/(.+)$/.exec(url.pathname);
+      const id = match ? decodeURIComponent(match[1]) : null;
+      if (request.method() === 'PUT' && id) {
+        const body = request.postDataJSON() as { raw: string };
+        saved.set(id, body.raw);
+        await route.fulfill({ status: 204 });
+        return;
+      }
+      if (request.method() !== 'GET' || saved.size === 0) {
+        await route.continue();
+        return;
+      }
+      const response = await route.fetch();
+      const json = (await response.json()) as {
+        id?: string;
+        raw?: string;
+        settings?: { id: string; raw: string }[];
+      };
+      const patch = (plugin: { id?: string; raw?: string }) => {
+        const raw = plugin.id ? saved.get(plugin.id) : undefined;
+        if (raw !== undefined) {
+          plugin.raw = raw;
+        }
+      };
+      patch(json);
+      if (Array.isArray(json.settings)) {
+        json.settings.forEach(patch);
+      }
+      await route.fulfill({ response, json });
+    });
+  }
+
+  /**
+   * How every cell of a notebook (default: the current one) stands after
+   * runs: its execution count, whether it shows as running, and its outputs
+   * as nbformat JSON, from the live model.
+   */
+  async cellRuns(docPath: string | null = null): Promise<ICellRunState[]> {
+    return this.page.evaluate(p => {
+      const panel = window.uiTests.findNotebook(p);
+      if (!panel) {
+        throw new Error(`no open notebook ${p ?? '(current)'}`);
+      }
+      return panel.content.widgets.map(widget => {
+        const model = widget.model as typeof widget.model & {
+          executionCount?: number | null;
+          executionState?: string;
+          outputs?: { toJSON(): unknown[] };
+        };
+        return {
+          id: model.id,
+          type: model.type,
+          executionCount: model.executionCount ?? null,
+          running: model.executionState === 'running',
+          outputs: model.outputs ? model.outputs.toJSON() : []
+        };
+      });
+    }, docPath);
+  }
+
+  /** The kernel attached to a notebook (default: the current one), or null. */
+  async kernel(docPath: string | null = null): Promise<IKernelState | null> {
+    return this.page.evaluate(p => {
+      const panel = window.uiTests.findNotebook(p);
+      if (!panel) {
+        throw new Error(`no open notebook ${p ?? '(current)'}`);
+      }
+      const kernel = panel.sessionContext.session?.kernel ?? null;
+      return kernel
+        ? { id: kernel.id, name: kernel.name, status: kernel.status }
+        : null;
+    }, docPath);
+  }
+
   /** Whether `entry` is an error the app logs by itself (KNOWN_NOISE). */
   isKnownNoise(entry: IConsoleEntry): boolean {
     return KNOWN_NOISE.some(
@@ -393,6 +548,8 @@ export class JupyterApp {
 
   private _page: Page;
   private _dirCreated = false;
+  private _isolatedSettings = false;
+  private _savedSettings = new Map<string, string>();
 }
 
 /** Reads ui-tests/fixtures/`name` as notebook JSON. */
@@ -400,4 +557,58 @@ export function readFixture(name: string): INotebookContent {
   return JSON.parse(
     fs.readFileSync(path.join(FIXTURES_DIR, name), 'utf-8')
   ) as INotebookContent;
+}
+
+/** The kernel metadata of the fixture notebooks: Python 3 (ipykernel). */
+export const PYTHON_METADATA = {
+  kernelspec: {
+    display_name: 'Python 3 (ipykernel)',
+    language: 'python',
+    name: 'python3'
+  },
+  language_info: { name: 'python' }
+};
+
+/** Notebook JSON (nbformat 4.5) with these cells and Python kernel metadata. */
+export function notebookContent(
+  cells: ICell[],
+  metadata: Record<string, unknown> = {}
+): INotebookContent {
+  return {
+    cells,
+    metadata: { ...PYTHON_METADATA, ...metadata },
+    nbformat: 4,
+    nbformat_minor: 5
+  } as INotebookContent;
+}
+
+/** A code cell of notebook JSON; never run unless `executionCount` is given. */
+export function codeCell(
+  id: string,
+  source: string,
+  outputs: unknown[] = [],
+  options: { executionCount?: number; metadata?: Record<string, unknown> } = {}
+): ICell {
+  return {
+    cell_type: 'code',
+    id,
+    metadata: options.metadata ?? {},
+    source,
+    outputs,
+    execution_count: options.executionCount ?? null
+  } as ICell;
+}
+
+/** A markdown cell of notebook JSON. */
+export function markdownCell(
+  id: string,
+  source: string,
+  metadata: Record<string, unknown> = {}
+): ICell {
+  return { cell_type: 'markdown', id, metadata, source } as ICell;
+}
+
+/** A raw cell of notebook JSON. */
+export function rawCell(id: string, source: string): ICell {
+  return { cell_type: 'raw', id, metadata: {}, source } as ICell;
 }

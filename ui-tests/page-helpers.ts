@@ -43,6 +43,64 @@ export interface IEntry {
   type: string;
 }
 
+/** What the screen shows of one cell (its widget and DOM), and its model. */
+export interface ICellView {
+  id: string;
+  index: number;
+  type: string;
+  source: string;
+  executionCount: number | null;
+  outputCount: number;
+  /** The cell model's `trusted` (untrusted outputs are sanitized, scripts never run). */
+  trusted: boolean;
+  /** The cell's `trusted` metadata, as saved in the file. */
+  metadataTrusted: unknown;
+  /** Whether the cell's node is in the page. */
+  attached: boolean;
+  /** Whether the cell's node overlaps the visible part of the notebook. */
+  inViewport: boolean;
+  /** Markdown cells: whether the rendered view is shown; null otherwise. */
+  rendered: boolean | null;
+  /** Whether the cell's editor is shown. */
+  editorVisible: boolean;
+  /** Markdown cells: the rendered HTML when rendered, else null. */
+  renderedHtml: string | null;
+  /** The cell's visible text (prompt, editor or rendered markdown, outputs). */
+  text: string;
+  active: boolean;
+  selected: boolean;
+}
+
+/** A main-area widget: its id and, for a document, its path. */
+export interface IWidgetInfo {
+  id: string;
+  label: string;
+  path: string | null;
+}
+
+/** The main area: its widgets in shell order, and the current one. */
+export interface IMainArea {
+  widgets: IWidgetInfo[];
+  current: IWidgetInfo | null;
+}
+
+/** A running session as the app's session manager knows it. */
+export interface ISessionInfo {
+  id: string;
+  path: string;
+  kernelId: string | null;
+}
+
+/** How a notebook is displayed. */
+export interface INotebookView {
+  windowingMode: string;
+  scrollTop: number;
+  activeCellIndex: number;
+  mode: string;
+  /** Whether it is the app's current widget. */
+  current: boolean;
+}
+
 export interface IPageHelpers {
   /** The exposed app; throws if `expose_app_in_browser` is off. */
   app(): JupyterFrontEnd;
@@ -85,6 +143,38 @@ export interface IPageHelpers {
   ): Promise<void>;
   runCell(path: string | null, index: number): Promise<ICellRun>;
   save(path: string | null): Promise<void>;
+  /** Replaces a code cell's outputs in the shared model (as a kernel's replies land). */
+  setCellOutputs(path: string | null, index: number, outputs: unknown[]): void;
+  /** Sets one key of a cell's metadata in the shared model. */
+  setCellMetadata(
+    path: string | null,
+    index: number,
+    key: string,
+    value: unknown
+  ): void;
+  /** Sets one key of the notebook's metadata in the shared model. */
+  setNotebookMetadata(path: string | null, key: string, value: unknown): void;
+  /** Runs an app command, as a menu item or a keyboard shortcut does. */
+  execute(command: string, args?: Record<string, unknown>): Promise<void>;
+  /** What the screen shows of a cell. */
+  cellView(path: string | null, index: number): ICellView;
+  /**
+   * Scrolls a cell into view without activating it (as the scroll bar does),
+   * waits for its widget to be ready, and reports what shows.
+   */
+  scrollToCell(path: string | null, index: number): Promise<ICellView>;
+  /** How a notebook is displayed: windowing, scroll position, active cell. */
+  notebookView(path: string | null): INotebookView;
+  /** The main-area widgets and the current one. */
+  mainArea(): IMainArea;
+  /** The sessions the app's session manager knows of, refreshed first. */
+  sessions(): Promise<ISessionInfo[]>;
+  /** Starts recording the messages a notebook's kernel connections send. */
+  recordKernelMessages(path: string | null): void;
+  /** The message types sent since `recordKernelMessages`, in order. */
+  kernelMessages(path: string | null): string[];
+  /** Sets a setting through the app's settings registry (as the Settings Editor does). */
+  setSetting(plugin: string, key: string, value: unknown): Promise<void>;
 }
 
 declare global {
@@ -285,6 +375,101 @@ export function installPageHelpers(): void {
     };
   }
 
+  /** The part of the notebook the human can see (its scroll container). */
+  function scroller(panel: NotebookPanel): HTMLElement {
+    const node = panel.content.node;
+    return (
+      (node.querySelector('.jp-WindowedPanel-outer') as HTMLElement | null) ??
+      node
+    );
+  }
+
+  function isShown(node: Element | null): boolean {
+    if (!node || !node.isConnected) {
+      return false;
+    }
+    const element = node as HTMLElement;
+    return (
+      !element.classList.contains('lm-mod-hidden') &&
+      element.getClientRects().length > 0 &&
+      getComputedStyle(element).display !== 'none'
+    );
+  }
+
+  function cellView(path: string | null, index: number): ICellView {
+    const panel = panelOf(path);
+    const notebook = panel.content;
+    const widget = notebook.widgets[index];
+    if (!widget) {
+      throw new Error(`no cell widget ${index} in ${path ?? '(current)'}`);
+    }
+    const model = widget.model;
+    const shared = model.sharedModel;
+    const node = widget.node;
+    const attached = node.isConnected;
+    let inViewport = false;
+    if (attached && node.getClientRects().length > 0) {
+      const cell = node.getBoundingClientRect();
+      const view = scroller(panel).getBoundingClientRect();
+      inViewport =
+        cell.height > 0 && cell.top < view.bottom && cell.bottom > view.top;
+    }
+    const isMarkdown = model.type === 'markdown';
+    const rendered = isMarkdown
+      ? (widget as unknown as { rendered: boolean }).rendered
+      : null;
+    const markdownOutput = isMarkdown
+      ? node.querySelector('.jp-MarkdownOutput')
+      : null;
+    const editorNode = node.querySelector('.jp-InputArea-editor');
+    const code = model.type === 'code' ? (shared as ISharedCodeCell) : null;
+    return {
+      id: model.id,
+      index,
+      type: model.type,
+      source: shared.getSource(),
+      executionCount: code ? (code.execution_count ?? null) : null,
+      outputCount: code ? code.getOutputs().length : 0,
+      trusted: model.trusted,
+      metadataTrusted: shared.getMetadata('trusted') ?? null,
+      attached,
+      inViewport,
+      rendered,
+      editorVisible: isShown(editorNode),
+      renderedHtml:
+        rendered && markdownOutput ? markdownOutput.innerHTML : null,
+      text: attached ? (node as HTMLElement).innerText : '',
+      active: notebook.activeCellIndex === index,
+      selected: notebook.isSelectedOrActive(widget)
+    };
+  }
+
+  const kernelLogs = new Map<string, string[]>();
+
+  function settingRegistry(): Promise<{
+    set(plugin: string, key: string, value: unknown): Promise<void>;
+  }> {
+    // the registry's token, found by name: tests cannot import it
+    const registry = (
+      app() as unknown as {
+        pluginRegistry?: { _services?: Map<{ name: string }, string> };
+      }
+    ).pluginRegistry;
+    const token = [...(registry?._services?.keys() ?? [])].find(candidate =>
+      /:ISettingRegistry$/.test(candidate.name)
+    );
+    if (!token) {
+      throw new Error('the settings registry is not found');
+    }
+    return (
+      app() as unknown as {
+        resolveRequiredService(token: unknown): Promise<{
+          set(plugin: string, key: string, value: unknown): Promise<void>;
+        }>;
+      }
+    ).resolveRequiredService(token);
+  }
+
   window.uiTests = {
     app,
     async appReady() {
@@ -386,6 +571,112 @@ export function installPageHelpers(): void {
     runCell,
     async save(path) {
       await panelOf(path).context.save();
+    },
+    setCellOutputs(path, index, outputs) {
+      const cell = cellOf(path, index);
+      if (cell.cell_type !== 'code') {
+        throw new Error(`cell ${index} is not a code cell`);
+      }
+      (cell as ISharedCodeCell).setOutputs(
+        outputs as Parameters<ISharedCodeCell['setOutputs']>[0]
+      );
+    },
+    setCellMetadata(path, index, key, value) {
+      cellOf(path, index).setMetadata(key, value as never);
+    },
+    setNotebookMetadata(path, key, value) {
+      const model = panelOf(path).content.model;
+      if (!model) {
+        throw new Error(`no model for ${path ?? '(current)'}`);
+      }
+      model.sharedModel.setMetadata(key, value as never);
+    },
+    async execute(command, args = {}) {
+      await app().commands.execute(command, args as never);
+    },
+    cellView,
+    async scrollToCell(path, index) {
+      const notebook = panelOf(path).content;
+      await notebook.scrollToItem(index, 'center');
+      const widget = notebook.widgets[index];
+      await widget.ready;
+      // the windowed list attaches the cell on its next frame
+      await until(`cell ${index} to be attached`, 10_000, () =>
+        widget.node.isConnected && cellView(path, index).inViewport
+          ? true
+          : undefined
+      );
+      return cellView(path, index);
+    },
+    notebookView(path) {
+      const panel = panelOf(path);
+      const notebook = panel.content;
+      return {
+        windowingMode: notebook.notebookConfig.windowingMode,
+        scrollTop: scroller(panel).scrollTop,
+        activeCellIndex: notebook.activeCellIndex,
+        mode: notebook.mode,
+        current: app().shell.currentWidget === panel
+      };
+    },
+    mainArea() {
+      const info = (widget: unknown): IWidgetInfo => {
+        const w = widget as {
+          id: string;
+          title: { label: string };
+          context?: { path?: string };
+        };
+        return {
+          id: w.id,
+          label: w.title.label,
+          path: w.context?.path ?? null
+        };
+      };
+      const current = app().shell.currentWidget;
+      return {
+        widgets: [...app().shell.widgets('main')].map(info),
+        current: current ? info(current) : null
+      };
+    },
+    async sessions() {
+      const manager = app().serviceManager.sessions;
+      await manager.refreshRunning();
+      return [...manager.running()].map(session => ({
+        id: session.id,
+        path: session.path,
+        kernelId: session.kernel?.id ?? null
+      }));
+    },
+    recordKernelMessages(path) {
+      const panel = panelOf(path);
+      const log: string[] = [];
+      kernelLogs.set(panel.id, log);
+      const watch = (
+        kernel: (typeof panel.sessionContext.session & object)['kernel']
+      ) => {
+        kernel?.anyMessage.connect((_, message) => {
+          if (
+            message.direction === 'send' &&
+            kernelLogs.get(panel.id) === log
+          ) {
+            log.push(message.msg.header.msg_type);
+          }
+        });
+      };
+      watch(panel.sessionContext.session?.kernel ?? null);
+      panel.sessionContext.kernelChanged.connect((_, change) =>
+        watch(change.newValue)
+      );
+    },
+    kernelMessages(path) {
+      const log = kernelLogs.get(panelOf(path).id);
+      if (!log) {
+        throw new Error('recordKernelMessages was not called');
+      }
+      return [...log];
+    },
+    async setSetting(plugin, key, value) {
+      await (await settingRegistry()).set(plugin, key, value);
     }
   };
 }

@@ -21,8 +21,9 @@ const IMPLEMENTED = [
   'jupyter_get_output_selection'
 ];
 
-// buildTools only wires handlers; none runs here, so no app is needed.
-const services = {} as IToolServices;
+// buildTools only wires handlers; none runs here, so no app is needed. The
+// output-selection tracker comes from its own plugin; a stand-in will do.
+const services = { outputSelection: {} } as unknown as IToolServices;
 
 describe('the tool catalog', () => {
   it('describes exactly the 22 tools of the specification', () => {
@@ -83,6 +84,13 @@ describe('buildTools', () => {
   it('builds exactly the implemented tools, in the specification order', () => {
     const tools = buildTools(services);
     expect(tools.map(tool => tool.name)).toEqual(IMPLEMENTED);
+  });
+
+  it('leaves out the output-selection tool when its tracker is missing', () => {
+    const tools = buildTools({ ...services, outputSelection: null });
+    expect(tools.map(tool => tool.name)).toEqual(
+      IMPLEMENTED.filter(name => name !== 'jupyter_get_output_selection')
+    );
   });
 
   it('joins each tool to its catalog entry and its input schema', () => {
