@@ -1,5 +1,6 @@
 import { type JupyterFrontEndPlugin } from '@jupyterlab/application';
 
+import { accessPlugin } from './access/plugin';
 import { provenancePlugin } from './access/provenance-plugin';
 import { statusPlugin } from './panel/plugin';
 import { outputSelectionPlugin } from './selection/plugin';
@@ -9,7 +10,8 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   webmcpPlugin,
   statusPlugin,
   provenancePlugin,
-  outputSelectionPlugin
+  outputSelectionPlugin,
+  accessPlugin
 ];
 
 export default plugins;

@@ -468,6 +468,15 @@ export class JupyterApp {
     }, docPath);
   }
 
+  /**
+   * Lets console errors for URLs matching `pattern` pass: the browser logs a
+   * failed request (a 404 for a path the test asks about on purpose) as an
+   * error the page cannot prevent.
+   */
+  expectConsoleErrorsFor(pattern: RegExp): void {
+    this._expectedErrors.push(pattern);
+  }
+
   /** Whether `entry` is an error the app logs by itself (KNOWN_NOISE). */
   isKnownNoise(entry: IConsoleEntry): boolean {
     return KNOWN_NOISE.some(
@@ -490,7 +499,8 @@ export class JupyterApp {
       .filter(
         entry =>
           (entry.type === 'error' || entry.type === 'pageerror') &&
-          !this.isKnownNoise(entry)
+          !this.isKnownNoise(entry) &&
+          !this._expectedErrors.some(pattern => pattern.test(entry.url))
       )
       .map(
         entry =>
@@ -546,6 +556,7 @@ export class JupyterApp {
     return sessions.filter(session => session.path.startsWith(`${this.dir}/`));
   }
 
+  private _expectedErrors: RegExp[] = [];
   private _page: Page;
   private _dirCreated = false;
   private _isolatedSettings = false;

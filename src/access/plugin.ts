@@ -1,0 +1,158 @@
+import type {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import { ICommandPalette } from '@jupyterlab/apputils';
+import {
+  IDefaultFileBrowser,
+  IFileBrowserFactory,
+  type FileBrowser
+} from '@jupyterlab/filebrowser';
+import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
+import { ITranslator, nullTranslator } from '@jupyterlab/translation';
+import { DisposableDelegate, DisposableSet } from '@lumino/disposable';
+
+import {
+  CELL_ACCESS_SHORTCUT,
+  CELL_CONTEXT_SELECTOR,
+  CommandIDs,
+  NOTEBOOK_FILE_SELECTOR,
+  NotebookAccessWriter,
+  addAccessCommands
+} from './commands';
+import { AccessMarkers } from './markers';
+import { AGENT_ACCESS_VALUES } from './model';
+import { ACCESS_CHANNEL_NAME } from './notebook-file';
+
+let wiring: DisposableSet | null = null;
+
+/**
+ * The owner's access control: the access commands in the cell and file
+ * browser context menus, the palette and a shortcut, and the markers of
+ * every notebook. Only the notebook tracker is required, so Notebook 7 and
+ * JupyterLite (whose pages lack some of the rest) work too.
+ */
+export const accessPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'jupyterlite-webmcp:access',
+  description:
+    'Lets the notebook owner set agent access per cell and per notebook, and marks restricted cells.',
+  autoStart: true,
+  requires: [INotebookTracker],
+  optional: [
+    ITranslator,
+    ICommandPalette,
+    IDefaultFileBrowser,
+    IFileBrowserFactory
+  ],
+  activate: (
+    app: JupyterFrontEnd,
+    tracker: INotebookTracker,
+    translator: ITranslator | null,
+    palette: ICommandPalette | null,
+    defaultBrowser: FileBrowser | null,
+    browserFactory: IFileBrowserFactory | null
+  ): void => {
+    const set = new DisposableSet();
+    wiring = set;
+    const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
+    const writer = new NotebookAccessWriter({
+      tracker,
+      contents: app.serviceManager.contents,
+      // the other tabs of this browser (Notebook 7: one app per tab)
+      channel:
+        typeof BroadcastChannel === 'undefined'
+          ? null
+          : new BroadcastChannel(ACCESS_CHANNEL_NAME)
+    });
+    set.add(writer);
+    const fileBrowsers = (): FileBrowser[] => {
+      const browsers: FileBrowser[] = defaultBrowser ? [defaultBrowser] : [];
+      browserFactory?.tracker.forEach(browser => {
+        if (!browsers.includes(browser)) {
+          browsers.push(browser);
+        }
+      });
+      return browsers;
+    };
+    set.add(
+      addAccessCommands(app, { tracker, writer, translator, fileBrowsers })
+    );
+
+    set.add(
+      app.contextMenu.addItem({
+        type: 'separator',
+        selector: CELL_CONTEXT_SELECTOR,
+        rank: 19
+      })
+    );
+    set.add(
+      app.contextMenu.addItem({
+        command: CommandIDs.cycleCellAccess,
+        selector: CELL_CONTEXT_SELECTOR,
+        rank: 20
+      })
+    );
+    set.add(
+      app.contextMenu.addItem({
+        command: CommandIDs.cycleNotebookAccess,
+        args: { fileBrowser: true },
+        selector: NOTEBOOK_FILE_SELECTOR,
+        rank: 20
+      })
+    );
+    set.add(
+      app.commands.addKeyBinding({
+        command: CommandIDs.cycleCellAccess,
+        ...CELL_ACCESS_SHORTCUT
+      })
+    );
+
+    if (palette) {
+      const category = trans.__('Agent Access');
+      set.add(
+        palette.addItem({ command: CommandIDs.cycleCellAccess, category })
+      );
+      set.add(
+        palette.addItem({ command: CommandIDs.cycleNotebookAccess, category })
+      );
+      for (const access of AGENT_ACCESS_VALUES) {
+        set.add(
+          palette.addItem({
+            command: CommandIDs.setNotebookAccess,
+            args: { access },
+            category
+          })
+        );
+      }
+    }
+
+    const markers = new Set<AccessMarkers>();
+    const mark = (panel: NotebookPanel) => {
+      const handler = new AccessMarkers({
+        panel,
+        translator,
+        onActivateNotebook: () => {
+          void app.commands.execute(CommandIDs.cycleNotebookAccess, {
+            path: panel.context.path
+          });
+        }
+      });
+      markers.add(handler);
+      panel.disposed.connect(() => markers.delete(handler));
+    };
+    const onAdded = (_: INotebookTracker, panel: NotebookPanel) => mark(panel);
+    tracker.forEach(mark);
+    tracker.widgetAdded.connect(onAdded);
+    set.add(
+      new DisposableDelegate(() => {
+        tracker.widgetAdded.disconnect(onAdded);
+        markers.forEach(handler => handler.dispose());
+        markers.clear();
+      })
+    );
+  },
+  deactivate: (): void => {
+    wiring?.dispose();
+    wiring = null;
+  }
+};
