@@ -2,9 +2,12 @@
  * Where the user is in a notebook: active and selected cells, the cursor and
  * the exact text selected (IFocusContext).
  */
+import { type ICellModel } from '@jupyterlab/cells';
 import { type CodeEditor } from '@jupyterlab/codeeditor';
 import { type NotebookPanel } from '@jupyterlab/notebook';
 
+import { ACCESS_METADATA_KEY, readCellAccess } from '../access/model';
+import { partitionVisible } from '../access/policy';
 import { LIMITS } from '../limits';
 import { boundUtf8 } from './text';
 
@@ -34,27 +37,36 @@ export interface IFocusContext {
   textSelection: ITextSelection | null;
 }
 
-/** The focus state of an open notebook. */
+/**
+ * The focus state of an open notebook, as the agent may see it: cells the
+ * owner hid never appear by id. A hidden active cell reads as no active cell
+ * with `hiddenActiveCell: true`; hidden selected cells are only counted.
+ */
 export function focusContext(panel: NotebookPanel): IFocusContext {
   const notebook = panel.content;
-  const active = notebook.activeCell;
-  const selectedCellIds: string[] = [];
-  notebook.widgets.forEach(cell => {
-    if (notebook.isSelectedOrActive(cell)) {
-      selectedCellIds.push(cell.model.id);
-    }
-  });
+  const selected = notebook.widgets
+    .filter(cell => notebook.isSelectedOrActive(cell))
+    .map(cell => cell.model);
+  const { visible, hiddenCount } = partitionVisible(selected, accessOf);
+  const candidate = notebook.activeCell;
+  const hiddenActiveCell =
+    candidate !== null && !visible.includes(candidate.model);
+  const active = hiddenActiveCell ? null : candidate;
   const editor = active?.editor ?? null;
   return {
     activeCellId: active ? active.model.id : null,
     activeCellIndex: active ? notebook.activeCellIndex : null,
     activeCellType: active ? active.model.type : null,
-    selectedCellIds,
-    hiddenSelectedCellCount: 0,
-    hiddenActiveCell: false,
+    selectedCellIds: visible.map(model => model.id),
+    hiddenSelectedCellCount: hiddenCount,
+    hiddenActiveCell,
     cursor: editor ? toPosition(editor.getCursorPosition()) : null,
     textSelection: editor ? textSelection(editor) : null
   };
+}
+
+function accessOf(model: ICellModel) {
+  return readCellAccess(model.getMetadata(ACCESS_METADATA_KEY)).access;
 }
 
 function toPosition(position: CodeEditor.IPosition): IPosition {

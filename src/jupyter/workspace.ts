@@ -80,7 +80,8 @@ export async function listWorkspace(
     LIMITS.MAX_WORKSPACE_ROWS
   );
   const top = await resolver.getContentsModel(root, true);
-  if (!top) {
+  // A notebook hidden from the agent is a path that does not exist.
+  if (!top || (top.type === 'notebook' && !(await isVisible(toEntry(top))))) {
     throw new ToolError(
       'NOTEBOOK_NOT_FOUND',
       `No directory found at "${root}".`,
