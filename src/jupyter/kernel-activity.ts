@@ -4,6 +4,13 @@
  * `status: idle` messages whose parent header names the request. Deciding
  * from these (never from timing) is what lets an aborted call interrupt only
  * its own execution, never work the human started.
+ *
+ * What was sent before we started listening is unknown, and the kernel's
+ * overall status cannot tell: a control-channel request (the debugger's
+ * `debugInfo`) reports busy and idle while a cell still executes. So a probe
+ * (`kernel_info_request`) goes out on the shell channel, which handles one
+ * request at a time in order: its reply means everything sent before it is
+ * done.
  */
 import { type Kernel, type KernelMessage } from '@jupyterlab/services';
 import { type IDisposable } from '@lumino/disposable';
@@ -13,7 +20,7 @@ import { Signal, type ISignal } from '@lumino/signaling';
 export type KernelWork =
   | { kind: 'idle' }
   | { kind: 'request'; msgId: string }
-  /** Busy since before we listened: whose work it is is unknown. */
+  /** Work sent before we listened may still be running or queued. */
   | { kind: 'unknown' };
 
 /**
@@ -21,9 +28,12 @@ export type KernelWork =
  */
 export class KernelActivity implements IDisposable {
   constructor(private readonly _kernel: Kernel.IKernelConnection) {
-    // Busy before we listened: we missed whose request started.
-    this._unknown = _kernel.status === 'busy';
     _kernel.iopubMessage.connect(this._onIOPub, this);
+    _kernel.requestKernelInfo().then(
+      () => this._backlogDone(),
+      // A kernel that went away has no backlog left either.
+      () => this._backlogDone()
+    );
   }
 
   /** Emitted with its message id when an execute request starts executing. */
@@ -107,21 +117,28 @@ export class KernelActivity implements IDisposable {
     const state = (msg as KernelMessage.IStatusMsg).content.execution_state;
     const parent = msg.parent_header as Partial<KernelMessage.IHeader>;
     if (state === 'restarting' || state === 'dead') {
+      // Nothing sent before survives a restart.
       this._executing.clear();
       this._unknown = false;
     } else if (parent.msg_type === 'execute_request' && parent.msg_id) {
       // Only execute requests count: a kernel also reports busy/idle around
-      // short requests (kernel_info, completion), even while executing.
+      // other requests (kernel_info, completion, the debugger's requests on
+      // the control channel), even while a cell executes.
       if (state === 'busy') {
         this._executing.add(parent.msg_id);
         this._started.emit(parent.msg_id);
       } else if (state === 'idle') {
         this._executing.delete(parent.msg_id);
-        this._unknown = false;
       }
-    } else if (state === 'idle' && this._executing.size === 0) {
-      this._unknown = false;
     }
+    this._wake();
+  }
+
+  private _backlogDone(): void {
+    if (this._disposed) {
+      return;
+    }
+    this._unknown = false;
     this._wake();
   }
 
@@ -132,7 +149,7 @@ export class KernelActivity implements IDisposable {
   }
 
   private readonly _executing = new Set<string>();
-  private _unknown: boolean;
+  private _unknown = true;
   private _disposed = false;
   private _started = new Signal<this, string>(this);
   private _waiters = new Set<() => void>();
