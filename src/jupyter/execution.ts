@@ -21,6 +21,7 @@ import {
   type ICellRunResult,
   type IRunContext
 } from './execute-cell';
+import { settledKernel } from './kernel';
 import { KernelActivity } from './kernel-activity';
 import {
   notebookAccess,
@@ -62,18 +63,22 @@ export async function runCells(
   const notebook = await resolver.resolveLive(args.notebookPath, 'write');
   const targets = selectTargets(notebook, args);
   const session = notebook.panel.sessionContext;
-  if (needsKernel(notebook, targets) && !session.session?.kernel) {
+  // A kernel that is still starting (a notebook just opened) is waited for.
+  const wantsKernel = needsKernel(notebook, targets);
+  const kernel = wantsKernel
+    ? await settledKernel(session, signal)
+    : (session.session?.kernel ?? null);
+  if (signal.aborted) {
+    throw aborted();
+  }
+  if (wantsKernel && !kernel) {
     throw new ToolError(
       'KERNEL_UNAVAILABLE',
       'The notebook has no kernel attached: start or select one, then run again.',
       { path: notebook.path }
     );
   }
-  if (signal.aborted) {
-    throw aborted();
-  }
   const stopOnError = args.stopOnError ?? true;
-  const kernel = session.session?.kernel ?? null;
   const activity = kernel ? new KernelActivity(kernel) : null;
   const context: IRunContext = {
     activity,

@@ -3,6 +3,7 @@
  */
 import { type ISessionContext } from '@jupyterlab/apputils';
 import { type ISharedNotebook } from '@jupyter/ydoc';
+import { type Kernel } from '@jupyterlab/services';
 
 import { ToolError } from './errors';
 import { type NotebookResolver } from './notebook';
@@ -52,6 +53,54 @@ export function kernelInfo(sessionContext: ISessionContext): IKernelInfo {
   return info;
 }
 
+/** Whether the session is still bringing up a kernel it will attach. */
+function attaching(sessionContext: ISessionContext): boolean {
+  if (sessionContext.isDisposed || sessionContext.session?.kernel) {
+    return false;
+  }
+  const status = sessionContext.kernelDisplayStatus;
+  return (
+    status === 'initializing' ||
+    status === 'starting' ||
+    status === 'restarting'
+  );
+}
+
+/**
+ * The kernel attached to a notebook, once its session has settled. A notebook
+ * just opened (by the human, or in the background by a tool) is still
+ * starting its preferred kernel: that kernel is on its way, not absent, so
+ * this waits for it, as the human's own Run would. It stops waiting when the
+ * session settles without one (the human picked no kernel), when the panel
+ * goes away, or when `signal` aborts.
+ */
+export async function settledKernel(
+  sessionContext: ISessionContext,
+  signal?: AbortSignal
+): Promise<Kernel.IKernelConnection | null> {
+  if (attaching(sessionContext) && !signal?.aborted) {
+    await new Promise<void>(resolve => {
+      const check = () => {
+        if (!attaching(sessionContext) || signal?.aborted) {
+          sessionContext.statusChanged.disconnect(check);
+          sessionContext.kernelChanged.disconnect(check);
+          sessionContext.sessionChanged.disconnect(check);
+          sessionContext.disposed.disconnect(check);
+          signal?.removeEventListener('abort', check);
+          resolve();
+        }
+      };
+      sessionContext.statusChanged.connect(check);
+      sessionContext.kernelChanged.connect(check);
+      sessionContext.sessionChanged.connect(check);
+      sessionContext.disposed.connect(check);
+      signal?.addEventListener('abort', check);
+      sessionContext.ready.then(check, check);
+    });
+  }
+  return sessionContext.session?.kernel ?? null;
+}
+
 /**
  * The kernel a notebook that is not open in this app would use, from its
  * metadata. Nothing runs for it here, so its status is `unavailable`.
@@ -94,7 +143,7 @@ export async function kernelAction(
 ): Promise<IKernelActionResult> {
   const notebook = await resolver.resolveLive(args.notebookPath, 'write');
   const session = notebook.panel.sessionContext;
-  const kernel = session.session?.kernel ?? null;
+  const kernel = await settledKernel(session);
   let message: string;
   if (args.action === 'interrupt') {
     if (!kernel) {
