@@ -78,11 +78,12 @@ export async function executeCode(
   }
   const model = widget.model;
   const wasTrusted = model.trusted;
+  const trustedMetadata = model.getMetadata('trusted') as unknown;
   const CodeCellClass = widget.constructor as typeof CodeCell;
   const reply = CodeCellClass.execute(widget, panel.sessionContext);
   // `execute` trusts the cell synchronously before sending; outputs arrive in
   // later tasks, so restoring the trust here comes before any of them.
-  model.trusted = wasTrusted;
+  restoreTrust(model, wasTrusted, trustedMetadata);
   const msgId = widget.outputArea.future?.msg.header.msg_id ?? '';
   ours.add(msgId);
 
@@ -150,6 +151,35 @@ export async function executeCode(
     ).text;
   }
   return result;
+}
+
+/**
+ * Put a cell's trust back as it was before `execute` trusted it: the model's
+ * flag (how its outputs render now) and its `trusted` metadata, which
+ * `execute` also set and which would otherwise be saved with the file (a
+ * Jupyter server then signs the notebook, and every cell of it comes back
+ * trusted when it is reopened). Outside the undo history, as `execute`'s own
+ * change is.
+ */
+function restoreTrust(
+  model: CodeCell['model'],
+  wasTrusted: boolean,
+  trustedMetadata: unknown
+): void {
+  if (wasTrusted) {
+    return;
+  }
+  model.trusted = false;
+  if (model.getMetadata('trusted') === trustedMetadata) {
+    return;
+  }
+  model.sharedModel.transact(() => {
+    if (trustedMetadata === undefined) {
+      model.deleteMetadata('trusted');
+    } else {
+      model.setMetadata('trusted', trustedMetadata);
+    }
+  }, false);
 }
 
 function codeResult(
