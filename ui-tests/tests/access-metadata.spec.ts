@@ -28,7 +28,7 @@ interface ICellRead {
 }
 
 interface ICellAccessRead {
-  id: string;
+  cellId: string;
   access: string;
   history: IHistoryEntry[];
 }
@@ -186,6 +186,11 @@ test.describe('malformed agent metadata', () => {
     );
     expect(access.isError).toBe(false);
     const [huge, histStr, future] = access.structured!.cells;
+    expect([huge.cellId, histStr.cellId, future.cellId]).toEqual([
+      'huge',
+      'hist-str',
+      'future'
+    ]);
     expect(huge.history.length).toBeLessThanOrEqual(MAX_HISTORY);
     expect(huge.history.length).toBeGreaterThan(0);
     expect(huge.history.every(isCleanEntry)).toBe(true);
