@@ -16,6 +16,12 @@ import type { Agent } from '../agent';
 import { expect, test } from '../fixtures';
 import { IMPLEMENTED } from '../implemented';
 import type { JupyterApp } from '../jupyter';
+import {
+  codeCell,
+  markdownCell,
+  notebookOf,
+  type CellMetadata
+} from '../notebook-content';
 import type { IToolResult } from '../results';
 
 /** Every marker starts with this; none may ever reach the agent. */
@@ -41,104 +47,38 @@ function sourceHash(cellType: string, source: string): string {
   return `sha256:${hex.slice(0, 16)}`;
 }
 
-function access(value: 'read' | 'none'): {
-  jupyterlite_webmcp: { version: number; access: string };
-} {
+function access(value: 'read' | 'none'): CellMetadata {
   return { jupyterlite_webmcp: { version: 1, access: value } };
 }
 
 /** The open notebook: visible, read-only and hidden cells interleaved. */
 function mixedNotebook(): INotebookContent {
-  return {
-    cells: [
-      {
-        cell_type: 'markdown',
-        id: 'intro',
-        source: '# Public intro',
-        metadata: {}
-      },
-      {
-        cell_type: 'code',
-        id: 'pub-a',
-        source: 'x = 1',
-        metadata: {},
-        outputs: [],
-        execution_count: null
-      },
-      {
-        cell_type: 'code',
-        id: HIDDEN_CODE,
-        source: HIDDEN_CODE_SOURCE,
-        metadata: access('none'),
-        outputs: [
-          {
-            output_type: 'stream',
-            name: 'stdout',
-            text: `${MARKER}-output-text\n`
-          },
-          {
-            output_type: 'execute_result',
-            execution_count: 3,
-            data: { 'text/plain': `'${MARKER}-output-result'` },
-            metadata: {}
-          }
-        ],
-        execution_count: 3
-      },
-      {
-        cell_type: 'code',
-        id: 'ro-a',
-        source: 'y = 2',
-        metadata: access('read'),
-        outputs: [],
-        execution_count: null
-      },
-      {
-        cell_type: 'markdown',
-        id: HIDDEN_MD,
-        source: HIDDEN_MD_SOURCE,
-        metadata: access('none')
-      },
-      {
-        cell_type: 'code',
-        id: 'pub-b',
-        source: 'print(x)',
-        metadata: {},
-        outputs: [],
-        execution_count: null
-      }
-    ],
-    metadata: {
-      kernelspec: {
-        display_name: 'Python 3 (ipykernel)',
-        language: 'python',
-        name: 'python3'
-      },
-      language_info: { name: 'python' }
-    },
-    nbformat: 4,
-    nbformat_minor: 5
-  };
+  const hiddenCode = codeCell(HIDDEN_CODE, HIDDEN_CODE_SOURCE, access('none'));
+  hiddenCode.execution_count = 3;
+  hiddenCode.outputs = [
+    { output_type: 'stream', name: 'stdout', text: `${MARKER}-output-text\n` },
+    {
+      output_type: 'execute_result',
+      execution_count: 3,
+      data: { 'text/plain': `'${MARKER}-output-result'` },
+      metadata: {}
+    }
+  ];
+  return notebookOf([
+    markdownCell('intro', '# Public intro'),
+    codeCell('pub-a', 'x = 1'),
+    hiddenCode,
+    codeCell('ro-a', 'y = 2', access('read')),
+    markdownCell(HIDDEN_MD, HIDDEN_MD_SOURCE, access('none')),
+    codeCell('pub-b', 'print(x)')
+  ]);
 }
 
 /** The hidden notebook (`notebookAccess: "none"`). */
 function secretNotebook(): INotebookContent {
-  const notebook = mixedNotebook();
-  notebook.metadata.jupyterlite_webmcp = {
-    version: 1,
-    notebookAccess: 'none'
-  };
-  notebook.cells = [
-    {
-      cell_type: 'code',
-      id: SECRET_CELL,
-      source: SECRET_SOURCE,
-      metadata: {},
-      outputs: [],
-      execution_count: null
-    }
-  ];
-  return notebook;
+  return notebookOf([codeCell(SECRET_CELL, SECRET_SOURCE)], {
+    jupyterlite_webmcp: { version: 1, notebookAccess: 'none' }
+  });
 }
 
 /** The paths a case's arguments may name. */

@@ -5,10 +5,12 @@
  * understood is `none`, marked invalid), history is bounded, and the next
  * write stores a clean value.
  */
-import type { INotebookContent } from '@jupyterlab/nbformat';
+import type { ICell, INotebookContent } from '@jupyterlab/nbformat';
+import type { PartialJSONValue } from '@lumino/coreutils';
 
 import { expect, test } from '../fixtures';
 import type { JupyterApp } from '../jupyter';
+import { codeCell, notebookOf } from '../notebook-content';
 
 const KEY = 'jupyterlite_webmcp';
 const MAX_HISTORY = 20;
@@ -34,9 +36,9 @@ interface ICellAccessRead {
 }
 
 /** 10,000 entries, oldest first; most are malformed or have unknown actors. */
-function hugeHistory(): unknown[] {
+function hugeHistory(): PartialJSONValue[] {
   const start = Date.parse('2026-01-01T00:00:00Z');
-  const entries: unknown[] = [];
+  const entries: PartialJSONValue[] = [];
   for (let i = 0; i < 10_000; i++) {
     const at = new Date(start + i * 120_000).toISOString();
     switch (i % 5) {
@@ -59,46 +61,24 @@ function hugeHistory(): unknown[] {
   return entries;
 }
 
-function code(
-  id: string,
-  source: string,
-  meta?: unknown
-): INotebookContent['cells'][number] {
-  return {
-    cell_type: 'code',
-    id,
-    source,
-    metadata: meta === undefined ? {} : { [KEY]: meta as never },
-    outputs: [],
-    execution_count: null
-  };
+/** A code cell whose agent metadata value is `meta`, whatever its type. */
+function code(id: string, source: string, meta?: PartialJSONValue): ICell {
+  return codeCell(id, source, meta === undefined ? {} : { [KEY]: meta });
 }
 
-function notebookOf(
-  cells: INotebookContent['cells'],
-  notebookMeta?: unknown
+/** A notebook whose agent metadata value is `meta`, whatever its type. */
+function notebookWith(
+  cells: ICell[],
+  meta?: PartialJSONValue
 ): INotebookContent {
-  return {
-    cells,
-    metadata: {
-      kernelspec: {
-        display_name: 'Python 3 (ipykernel)',
-        language: 'python',
-        name: 'python3'
-      },
-      language_info: { name: 'python' },
-      ...(notebookMeta === undefined ? {} : { [KEY]: notebookMeta as never })
-    },
-    nbformat: 4,
-    nbformat_minor: 5
-  };
+  return notebookOf(cells, meta === undefined ? {} : { [KEY]: meta });
 }
 
 /** The cells whose access value is not understood: all read as `none`. */
 const INVALID = ['num-access', 'case-access', 'null-key', 'str-key'];
 
 function oddNotebook(): INotebookContent {
-  return notebookOf([
+  return notebookWith([
     code('plain', 'a = 1'),
     code('num-access', 'b = 2', { version: 1, access: 5 }),
     code('case-access', 'c = 3', { version: 1, access: 'Read' }),
@@ -256,15 +236,15 @@ test.describe('malformed agent metadata', () => {
     await jupyter.open();
     const odd = await jupyter.createNotebook(
       'number.ipynb',
-      notebookOf([code('a', 'a = 1')], { version: 1, notebookAccess: 42 })
+      notebookWith([code('a', 'a = 1')], { version: 1, notebookAccess: 42 })
     );
     const text = await jupyter.createNotebook(
       'string.ipynb',
-      notebookOf([code('a', 'a = 1')], 'garbage')
+      notebookWith([code('a', 'a = 1')], 'garbage')
     );
     const later = await jupyter.createNotebook(
       'later.ipynb',
-      notebookOf([code('a', 'a = 1')], {
+      notebookWith([code('a', 'a = 1')], {
         version: 7,
         notebookAccess: 'read',
         other: [1, 2]

@@ -4,12 +4,12 @@
  * nothing once it no longer matches (another selection, a re-run, a hidden
  * cell).
  */
-import type { INotebookContent } from '@jupyterlab/nbformat';
 import type { Locator, Page } from '@playwright/test';
 
 import type { Agent } from '../agent';
 import { expect, test } from '../fixtures';
 import type { JupyterApp } from '../jupyter';
+import { codeCell as code, notebookOf } from '../notebook-content';
 
 interface IOutputSelection {
   cellId: string;
@@ -21,33 +21,6 @@ interface IOutputSelection {
 }
 
 const TOOL = 'jupyter_get_output_selection';
-
-function code(id: string, source: string): INotebookContent['cells'][number] {
-  return {
-    cell_type: 'code',
-    id,
-    source,
-    metadata: {},
-    outputs: [],
-    execution_count: null
-  };
-}
-
-function notebookOf(cells: INotebookContent['cells']): INotebookContent {
-  return {
-    cells,
-    metadata: {
-      kernelspec: {
-        display_name: 'Python 3 (ipykernel)',
-        language: 'python',
-        name: 'python3'
-      },
-      language_info: { name: 'python' }
-    },
-    nbformat: 4,
-    nbformat_minor: 5
-  };
-}
 
 /** The rendered outputs (`.jp-OutputArea-output`) of a cell. */
 async function outputs(jupyter: JupyterApp, cell: number): Promise<Locator> {

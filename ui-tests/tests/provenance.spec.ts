@@ -4,9 +4,8 @@
  * human edit), `lastEditedBy` follows source changes only, and recording
  * stays out of the undo history.
  */
-import type { INotebookContent } from '@jupyterlab/nbformat';
-
 import { expect, test } from '../fixtures';
+import { codeCell, notebookOf } from '../notebook-content';
 
 interface IHistoryEntry {
   at: string;
@@ -23,30 +22,10 @@ interface ISnapshot {
   lastEditedAt?: string;
 }
 
-function code(id: string, source: string): INotebookContent['cells'][number] {
-  return {
-    cell_type: 'code',
-    id,
-    source,
-    metadata: {},
-    outputs: [],
-    execution_count: null
-  };
-}
-
-const NOTEBOOK: INotebookContent = {
-  cells: [code('by-human', 'x = 1'), code('by-agent', 'y = 2')],
-  metadata: {
-    kernelspec: {
-      display_name: 'Python 3 (ipykernel)',
-      language: 'python',
-      name: 'python3'
-    },
-    language_info: { name: 'python' }
-  },
-  nbformat: 4,
-  nbformat_minor: 5
-};
+const NOTEBOOK = notebookOf([
+  codeCell('by-human', 'x = 1'),
+  codeCell('by-agent', 'y = 2')
+]);
 
 test('who changed what: human typing, agent tools, runs, and undo', async ({
   jupyter,
