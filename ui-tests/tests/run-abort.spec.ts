@@ -1,0 +1,336 @@
+/**
+ * jupyter_run_cells and its AbortSignal, through native WebMCP
+ * (`document.modelContext.executeTool` with a signal) and through the CDP
+ * WebMCP domain (`WebMCP.cancelInvocation`).
+ *
+ * A caller that aborts gets an AbortError and never sees the tool's result,
+ * so these tests judge the call by what it did to the notebook and the
+ * kernel: which cells ran, their outputs and execution counts, and the
+ * human's own work left alone. ipykernel (lab, notebook) can interrupt a
+ * running cell; Pyodide (lite) cannot, so there the cell runs to completion.
+ */
+import type { INotebookContent } from '@jupyterlab/nbformat';
+import type { Page } from '@playwright/test';
+
+import { expect, test } from '../fixtures';
+import type { JupyterApp } from '../jupyter';
+
+const RUN = 'jupyter_run_cells';
+
+type Cell = INotebookContent['cells'][number];
+
+interface IOutput {
+  output_type: string;
+  name?: string;
+  text?: string | string[];
+  ename?: string;
+}
+
+function code(id: string, source: string): Cell {
+  return {
+    cell_type: 'code',
+    id,
+    source,
+    metadata: {},
+    outputs: [],
+    execution_count: null
+  };
+}
+
+/** Saves a notebook of `cells` for the app's Python kernel. */
+async function addNotebook(
+  jupyter: JupyterApp,
+  name: string,
+  cells: Cell[]
+): Promise<string> {
+  const kernelspec =
+    jupyter.kind === 'lite'
+      ? { display_name: 'Python (Pyodide)', language: 'python', name: 'python' }
+      : {
+          display_name: 'Python 3 (ipykernel)',
+          language: 'python',
+          name: 'python3'
+        };
+  return jupyter.createNotebook(name, {
+    cells,
+    metadata: { kernelspec, language_info: { name: 'python' } },
+    nbformat: 4,
+    nbformat_minor: 5
+  });
+}
+
+async function outputs(jupyter: JupyterApp, index: number): Promise<IOutput[]> {
+  return (await jupyter.cellRuns())[index].outputs as IOutput[];
+}
+
+/** A cell's stdout, as its outputs hold it. */
+async function stdout(jupyter: JupyterApp, index: number): Promise<string> {
+  return (await outputs(jupyter, index))
+    .filter(output => output.output_type === 'stream')
+    .map(output =>
+      Array.isArray(output.text) ? output.text.join('') : (output.text ?? '')
+    )
+    .join('');
+}
+
+/** The names of a cell's error outputs. */
+async function errors(jupyter: JupyterApp, index: number): Promise<string[]> {
+  return (await outputs(jupyter, index))
+    .filter(output => output.output_type === 'error')
+    .map(output => output.ename ?? '');
+}
+
+/** The `execute_request`s the notebook's kernel was sent since recording. */
+async function executeRequests(jupyter: JupyterApp): Promise<number> {
+  return (await jupyter.kernelMessages()).filter(
+    type => type === 'execute_request'
+  ).length;
+}
+
+/** Counts the `toolactivated` events of `document.modelContext` from now on. */
+async function watchActivations(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const holder = window as unknown as { uiTestsActivations: string[] };
+    holder.uiTestsActivations = [];
+    document.modelContext!.addEventListener('toolactivated', event => {
+      holder.uiTestsActivations.push(
+        (event as Event & { toolName?: string }).toolName ?? ''
+      );
+    });
+  });
+}
+
+async function activations(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      (window as unknown as { uiTestsActivations: string[] }).uiTestsActivations
+  );
+}
+
+/**
+ * A `debugInfo` request on the kernel's control channel, as JupyterLab's
+ * debugger sends when the human switches to a notebook (ipykernel only).
+ */
+async function debuggerAsksForInfo(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const kernel =
+      window.uiTests.findNotebook(null)?.sessionContext.session?.kernel;
+    if (!kernel) {
+      throw new Error('no kernel');
+    }
+    await kernel.requestDebug({
+      seq: 0,
+      type: 'request',
+      command: 'debugInfo'
+    }).done;
+  });
+}
+
+const SLOW =
+  "import time\nprint('started', flush=True)\ntime.sleep(5)\nprint('slow done')";
+
+test.describe('jupyter_run_cells: abort', () => {
+  test('an already-aborted signal: the tool is never called and nothing runs', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await jupyter.open();
+    const path = await addNotebook(jupyter, 'pre-aborted.ipynb', [
+      code('target', "print('ran')"),
+      code('probe', "print('probe')")
+    ]);
+    await human.openNotebook(path);
+    await agent.waitForTools([RUN]);
+    const cdp = await agent.cdp();
+    await watchActivations(jupyter.page);
+    await jupyter.recordKernelMessages();
+
+    const aborted = await agent.start(
+      RUN,
+      { cellIds: ['target'] },
+      { abortFirst: true }
+    );
+    expect((await aborted.settled()).error?.name).toBe('AbortError');
+
+    // the same watchers do see a call that is made
+    const probe = await agent.start(RUN, { cellIds: ['probe'] });
+    const settled = await probe.settled();
+    expect(settled.result?.isError, settled.result?.text).toBe(false);
+    expect(await activations(jupyter.page)).toEqual([RUN]);
+    expect(cdp.invoked.map(event => JSON.parse(event.input))).toEqual([
+      { cellIds: ['probe'] }
+    ]);
+
+    const cells = await jupyter.cellRuns();
+    expect(cells[0]).toMatchObject({ executionCount: null, outputs: [] });
+    expect(cells[1].executionCount).toBe(1);
+    expect(await executeRequests(jupyter)).toBe(1);
+  });
+
+  test('an abort while the agent’s own cell runs stops the call; ipykernel interrupts the cell', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await jupyter.open();
+    const path = await addNotebook(jupyter, 'own-cell.ipynb', [
+      code('slow', SLOW),
+      code('after', "print('after')"),
+      code('probe', "print('probe')")
+    ]);
+    await human.openNotebook(path);
+    await agent.waitForTools([RUN]);
+    await jupyter.recordKernelMessages();
+
+    const call = await agent.start(RUN, { cellIds: ['slow', 'after'] });
+    await expect
+      .poll(() => stdout(jupyter, 0), { timeout: 30_000 })
+      .toContain('started');
+    await call.abort();
+    expect((await call.settled()).error?.name).toBe('AbortError');
+
+    if (jupyter.kind === 'lite') {
+      // Pyodide cannot interrupt a running cell: it runs to completion
+      await expect
+        .poll(() => stdout(jupyter, 0), { timeout: 30_000 })
+        .toBe('started\nslow done\n');
+      expect(await errors(jupyter, 0)).toEqual([]);
+    } else {
+      await expect
+        .poll(() => errors(jupyter, 0), { timeout: 15_000 })
+        .toEqual(['KeyboardInterrupt']);
+      expect(await stdout(jupyter, 0)).toBe('started\n');
+    }
+    // its reply (and so its execution count) follows its last output
+    await expect
+      .poll(async () => (await jupyter.cellRuns())[0])
+      .toMatchObject({ running: false, executionCount: 1 });
+
+    // the kernel is still usable, and the remaining target never ran
+    const probe = await human.runCell(2);
+    expect(probe).toMatchObject({ ok: true, executionCount: 2 });
+    expect(await stdout(jupyter, 2)).toBe('probe\n');
+    expect((await jupyter.cellRuns())[1]).toMatchObject({
+      executionCount: null,
+      running: false,
+      outputs: []
+    });
+    expect(await executeRequests(jupyter)).toBe(2);
+  });
+
+  test('a caller that cancels through the CDP WebMCP domain stops the call the same way', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await jupyter.open();
+    const path = await addNotebook(jupyter, 'cdp-cancel.ipynb', [
+      code('slow', SLOW),
+      code('after', "print('after')"),
+      code('probe', "print('probe')")
+    ]);
+    await human.openNotebook(path);
+    await agent.waitForTools([RUN]);
+    await jupyter.recordKernelMessages();
+
+    const canceled = await agent.invokeViaCdp(
+      RUN,
+      { cellIds: ['slow', 'after'] },
+      { cancelAfterMs: 1500 }
+    );
+    expect(canceled.status).toBe('Canceled');
+
+    if (jupyter.kind === 'lite') {
+      await expect
+        .poll(() => stdout(jupyter, 0), { timeout: 30_000 })
+        .toBe('started\nslow done\n');
+      expect(await errors(jupyter, 0)).toEqual([]);
+    } else {
+      await expect
+        .poll(() => errors(jupyter, 0), { timeout: 15_000 })
+        .toEqual(['KeyboardInterrupt']);
+      expect(await stdout(jupyter, 0)).toBe('started\n');
+    }
+    const probe = await human.runCell(2);
+    expect(probe).toMatchObject({ ok: true, executionCount: 2 });
+    expect((await jupyter.cellRuns())[1]).toMatchObject({
+      executionCount: null,
+      outputs: []
+    });
+    expect(await executeRequests(jupyter)).toBe(2);
+  });
+
+  /**
+   * The human starts a 4 s cell; the agent calls jupyter_run_cells on another
+   * cell, which must wait; meanwhile the app's debugger queries the kernel
+   * (ipykernel); then the agent aborts. The human's cell must run to its end,
+   * uninterrupted, and the agent's cell must never be sent.
+   */
+  test('a call waiting behind the human’s running cell is withdrawn by an abort; the human’s cell is not interrupted', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await jupyter.open();
+    const path = await addNotebook(jupyter, 'behind-human.ipynb', [
+      code('warm', "print('warm')"),
+      code('human', "import time\ntime.sleep(4)\nprint('human done')"),
+      code('agent', "print('agent ran')")
+    ]);
+    await human.openNotebook(path);
+    await agent.waitForTools([RUN]);
+    expect(await human.runCell(0)).toMatchObject({
+      ok: true,
+      executionCount: 1
+    });
+    await watchActivations(jupyter.page);
+    await jupyter.recordKernelMessages();
+
+    await human.startRunCell(1);
+    await expect
+      .poll(async () => (await jupyter.kernel())?.status, { timeout: 30_000 })
+      .toBe('busy');
+    const call = await agent.start(RUN, { cellIds: ['agent'] });
+    await expect.poll(() => activations(jupyter.page)).toEqual([RUN]);
+    // give the call time to reach its wait for the kernel (not observable
+    // from outside); the human's cell sleeps 4 s, far longer
+    await jupyter.page.waitForTimeout(500);
+    if (jupyter.kind !== 'lite') {
+      // what JupyterLab's debugger does whenever a cell starts executing: a
+      // debugInfo request on the control channel, which ipykernel answers,
+      // with busy/idle status messages, while the human's cell still
+      // executes. (Pyodide has no debugger, and handles one message at a
+      // time: nothing answers there until the human's cell is done.)
+      await debuggerAsksForInfo(jupyter.page);
+    }
+    const before = await jupyter.cellRuns();
+    expect(before[1].running).toBe(true);
+    // never sent, so never shown as queued
+    expect(before[2].running).toBe(false);
+    await call.abort();
+    expect((await call.settled()).error?.name).toBe('AbortError');
+
+    // the human's cell runs to its end, with its output
+    await expect
+      .poll(() => stdout(jupyter, 1), { timeout: 30_000 })
+      .toBe('human done\n');
+    expect(await errors(jupyter, 1)).toEqual([]);
+    // its reply (and so its execution count) follows its last output
+    await expect
+      .poll(async () => (await jupyter.cellRuns())[1])
+      .toMatchObject({ running: false, executionCount: 2 });
+
+    // anything queued before this run would have run before it
+    expect(await human.runCell(0)).toMatchObject({
+      ok: true,
+      executionCount: 3
+    });
+    expect((await jupyter.cellRuns())[2]).toMatchObject({
+      executionCount: null,
+      running: false,
+      outputs: []
+    });
+    expect(await executeRequests(jupyter)).toBe(2);
+  });
+});
