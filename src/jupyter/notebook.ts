@@ -96,6 +96,17 @@ export function isNotFound(error: unknown): boolean {
 }
 
 /**
+ * Wait until an open panel has loaded its file. Until then its model holds
+ * none of the notebook's cells (a panel restored with the page, or still
+ * opening), so reading it would report an empty notebook.
+ */
+async function loaded(panel: NotebookPanel): Promise<void> {
+  if (!panel.context.isReady) {
+    await panel.context.ready;
+  }
+}
+
+/**
  * Resolves notebooks for tools. Access control (issue: per-notebook access)
  * plugs in here, so no tool ever checks it on its own.
  */
@@ -134,6 +145,7 @@ export class NotebookResolver {
       if (!panel) {
         throw noActiveNotebookError();
       }
+      await loaded(panel);
       const current = this.fromPanel(panel);
       checkNotebookAccess(current, intent, false);
       return current;
@@ -142,6 +154,7 @@ export class NotebookResolver {
     const panel = this.findOpenPanel(normal);
     let resolved: IResolvedNotebook;
     if (panel) {
+      await loaded(panel);
       resolved = this.fromPanel(panel);
     } else {
       const content = await this.readNotebookFile(normal);
