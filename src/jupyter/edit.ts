@@ -23,6 +23,7 @@ import {
   type ICellSnapshot
 } from './cells';
 import { ToolError } from './errors';
+import { revealCell } from './navigate';
 import {
   notebookInfo,
   type ILiveNotebook,
@@ -188,13 +189,11 @@ async function activateCell(
   if (index < 0) {
     return;
   }
-  notebook.activeCellIndex = index;
-  notebook.deselectAll();
   const cell = notebook.widgets[index];
   if (cell.model.type === 'markdown' && cell.model.sharedModel.getSource()) {
     (cell as MarkdownCell).rendered = true;
   }
-  await notebook.scrollToItem(index, 'smart');
+  await revealCell(panel, index);
 }
 
 /** Arguments of `jupyter_update_cell`. */
