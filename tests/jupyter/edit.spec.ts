@@ -532,33 +532,21 @@ interface IPanelKit {
 /**
  * JupyterLab's notebook packages ship ES modules. jest transforms them only
  * when jest.config.js lists '@jupyterlab/' among the packages to transform;
- * without it they fail to parse and the panel tests are skipped.
+ * without it they fail to parse, and this suite fails with them.
  */
-function loadPanelKit(): IPanelKit | null {
-  try {
-    const { NBTestUtils } = jest.requireActual<{
-      NBTestUtils: typeof NBTestUtilsType;
-    }>('@jupyterlab/notebook/lib/testutils');
-    const { NotebookActions, NotebookTracker } = jest.requireActual<{
-      NotebookActions: typeof NotebookActionsType;
-      NotebookTracker: typeof NotebookTrackerType;
-    }>('@jupyterlab/notebook');
-    return { NBTestUtils, NotebookActions, NotebookTracker };
-  } catch (error) {
-    if ((error as Error | null)?.name === 'SyntaxError') {
-      return null;
-    }
-    throw error;
-  }
+function loadPanelKit(): IPanelKit {
+  const { NBTestUtils } = jest.requireActual<{
+    NBTestUtils: typeof NBTestUtilsType;
+  }>('@jupyterlab/notebook/lib/testutils');
+  const { NotebookActions, NotebookTracker } = jest.requireActual<{
+    NotebookActions: typeof NotebookActionsType;
+    NotebookTracker: typeof NotebookTrackerType;
+  }>('@jupyterlab/notebook');
+  return { NBTestUtils, NotebookActions, NotebookTracker };
 }
 
-const kit = loadPanelKit();
-const describePanel = kit ? describe : describe.skip;
-
-describePanel('with a real NotebookPanel', () => {
-  // read lazily: a skipped describe still runs its body
-  const { NBTestUtils, NotebookActions, NotebookTracker } = (kit ??
-    {}) as IPanelKit;
+describe('with a real NotebookPanel', () => {
+  const { NBTestUtils, NotebookActions, NotebookTracker } = loadPanelKit();
   let panel: NotebookPanel;
   let tracker: NotebookTrackerType;
   let resolver: NotebookResolver;
