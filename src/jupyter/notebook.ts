@@ -27,6 +27,7 @@ export type { AccessIntent } from '../access/policy';
 import { ToolError } from './errors';
 import { cellHash, isCellVisible } from './cell-cache';
 import { revisionOf, type IRevisionPart } from './hash';
+import { withJoinedStreams } from './outputs';
 import { basename, normalizePath } from './paths';
 import { type IJupyterEnvironment } from './environment';
 
@@ -159,7 +160,7 @@ export class NotebookResolver {
     } else {
       const content = await this.readNotebookFile(normal);
       const model = YNotebook.create();
-      model.fromJSON(content);
+      model.fromJSON(withJoinedStreams(content));
       resolved = {
         path: normal,
         panel: null,

@@ -1,3 +1,4 @@
+import { type YCodeCell, YNotebook } from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
 import { LIMITS } from '../../src/limits';
 import {
@@ -5,7 +6,8 @@ import {
   outputFingerprint,
   outputSummary,
   serializeOutput,
-  serializeOutputs
+  serializeOutputs,
+  withJoinedStreams
 } from '../../src/jupyter/outputs';
 import { TRUNCATION_MARKER } from '../../src/jupyter/text';
 
@@ -371,5 +373,57 @@ describe('outputFingerprint', () => {
     expect(outputFingerprint(error('E', 'a', []))).not.toBe(
       outputFingerprint(error('E', 'b', []))
     );
+  });
+});
+
+describe('withJoinedStreams', () => {
+  const notebook = (cells: nbformat.ICell[]): nbformat.INotebookContent => ({
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: {},
+    cells
+  });
+  const codeCell = (outputs: nbformat.IOutput[]): nbformat.ICodeCell => ({
+    cell_type: 'code',
+    source: '',
+    metadata: {},
+    execution_count: null,
+    outputs
+  });
+
+  it('joins a stream stored as a list of lines as nbformat means it: with nothing between', () => {
+    const content = notebook([
+      codeCell([
+        stream(['first\n', 'second\n']),
+        display({ 'text/plain': ['a\n', 'b'] })
+      ]),
+      { cell_type: 'markdown', source: ['# a\n', 'b'], metadata: {} }
+    ]);
+    const joined = withJoinedStreams(content);
+    expect(joined.cells[0].outputs).toEqual([
+      stream('first\nsecond\n'),
+      display({ 'text/plain': ['a\n', 'b'] })
+    ]);
+    expect(joined.cells[1]).toBe(content.cells[1]);
+    // the content read is left as it was
+    expect((content.cells[0].outputs as nbformat.IStream[])[0].text).toEqual([
+      'first\n',
+      'second\n'
+    ]);
+  });
+
+  it('returns content without split streams as it is', () => {
+    const content = notebook([codeCell([stream('one\n')])]);
+    expect(withJoinedStreams(content)).toBe(content);
+  });
+
+  it('becomes a model whose stream text is the file’s text', () => {
+    const model = YNotebook.create();
+    model.fromJSON(
+      withJoinedStreams(notebook([codeCell([stream(['x\n', 'y\n'])])]))
+    );
+    const cell = model.cells[0] as YCodeCell;
+    expect((cell.getOutputs()[0] as nbformat.IStream).text).toBe('x\ny\n');
+    model.dispose();
   });
 });
