@@ -68,12 +68,21 @@ export async function executeCode(
   context: IRunContext
 ): Promise<ICellRunResult> {
   const { activity, ours, signal } = context;
-  if (!activity || !(await activity.waitForOwnTurn(ours, signal))) {
+  if (!activity) {
+    // It became a code cell after the call found no code to run.
+    return skipped(
+      target,
+      index,
+      'no-op',
+      'Not run: the notebook has no kernel attached.'
+    );
+  }
+  if (!(await activity.waitForOwnTurn(ours, signal))) {
     return skipped(
       target,
       index,
       'abort',
-      'Not run: the call was aborted while the shared kernel was busy with other work, so it was never sent.'
+      'Not run: the call was aborted while the cell waited for the shared kernel to finish earlier work, so it was never sent.'
     );
   }
   const model = widget.model;
