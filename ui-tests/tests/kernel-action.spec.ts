@@ -4,16 +4,18 @@
  * cannot stop a running cell), and what is refused: an action other than
  * interrupt/restart, and an interrupt with no kernel.
  */
-import type { INotebookContent } from '@jupyterlab/nbformat';
-
 import type { Agent } from '../agent';
 import { expect, test } from '../fixtures';
 import type { JupyterApp } from '../jupyter';
+import {
+  addKernelNotebook as addNotebook,
+  errorNames,
+  streamText
+} from '../kernel-runs';
+import { codeCell as code } from '../notebook-content';
 
 const ACTION = 'jupyter_kernel_action';
 const RUN = 'jupyter_run_cells';
-
-type Cell = INotebookContent['cells'][number];
 
 interface IKernelActionResult {
   action: string;
@@ -49,39 +51,6 @@ const KERNEL_STATUSES = [
   'unknown'
 ];
 
-function code(id: string, source: string): Cell {
-  return {
-    cell_type: 'code',
-    id,
-    source,
-    metadata: {},
-    outputs: [],
-    execution_count: null
-  };
-}
-
-/** Saves a notebook of `cells` for the app's Python kernel. */
-async function addNotebook(
-  jupyter: JupyterApp,
-  name: string,
-  cells: Cell[]
-): Promise<string> {
-  const kernelspec =
-    jupyter.kind === 'lite'
-      ? { display_name: 'Python (Pyodide)', language: 'python', name: 'python' }
-      : {
-          display_name: 'Python 3 (ipykernel)',
-          language: 'python',
-          name: 'python3'
-        };
-  return jupyter.createNotebook(name, {
-    cells,
-    metadata: { kernelspec, language_info: { name: 'python' } },
-    nbformat: 4,
-    nbformat_minor: 5
-  });
-}
-
 async function kernelAction(agent: Agent, input: Record<string, unknown>) {
   return agent.call<IKernelActionResult & IToolError>(ACTION, input);
 }
@@ -92,27 +61,14 @@ async function runCells(agent: Agent, cellIds: string[]): Promise<IRunResult> {
   return result.structured!;
 }
 
-interface IOutput {
-  output_type: string;
-  text?: string | string[];
-  ename?: string;
-}
-
+/** What a cell's run left: its stream text and the names of its errors. */
 async function cellOutput(
   jupyter: JupyterApp,
   index: number
 ): Promise<{ stdout: string; errors: string[] }> {
-  const outputs = (await jupyter.cellRuns())[index].outputs as IOutput[];
   return {
-    stdout: outputs
-      .filter(output => output.output_type === 'stream')
-      .map(output =>
-        Array.isArray(output.text) ? output.text.join('') : (output.text ?? '')
-      )
-      .join(''),
-    errors: outputs
-      .filter(output => output.output_type === 'error')
-      .map(output => output.ename ?? '')
+    stdout: await streamText(jupyter, index),
+    errors: await errorNames(jupyter, index)
   };
 }
 

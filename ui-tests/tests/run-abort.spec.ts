@@ -9,83 +9,18 @@
  * human's own work left alone. ipykernel (lab, notebook) can interrupt a
  * running cell; Pyodide (lite) cannot, so there the cell runs to completion.
  */
-import type { INotebookContent } from '@jupyterlab/nbformat';
 import type { Page } from '@playwright/test';
 
 import { expect, test } from '../fixtures';
-import type { JupyterApp } from '../jupyter';
+import {
+  addKernelNotebook as addNotebook,
+  errorNames as errors,
+  executeRequests,
+  streamText as stdout
+} from '../kernel-runs';
+import { codeCell as code } from '../notebook-content';
 
 const RUN = 'jupyter_run_cells';
-
-type Cell = INotebookContent['cells'][number];
-
-interface IOutput {
-  output_type: string;
-  name?: string;
-  text?: string | string[];
-  ename?: string;
-}
-
-function code(id: string, source: string): Cell {
-  return {
-    cell_type: 'code',
-    id,
-    source,
-    metadata: {},
-    outputs: [],
-    execution_count: null
-  };
-}
-
-/** Saves a notebook of `cells` for the app's Python kernel. */
-async function addNotebook(
-  jupyter: JupyterApp,
-  name: string,
-  cells: Cell[]
-): Promise<string> {
-  const kernelspec =
-    jupyter.kind === 'lite'
-      ? { display_name: 'Python (Pyodide)', language: 'python', name: 'python' }
-      : {
-          display_name: 'Python 3 (ipykernel)',
-          language: 'python',
-          name: 'python3'
-        };
-  return jupyter.createNotebook(name, {
-    cells,
-    metadata: { kernelspec, language_info: { name: 'python' } },
-    nbformat: 4,
-    nbformat_minor: 5
-  });
-}
-
-async function outputs(jupyter: JupyterApp, index: number): Promise<IOutput[]> {
-  return (await jupyter.cellRuns())[index].outputs as IOutput[];
-}
-
-/** A cell's stdout, as its outputs hold it. */
-async function stdout(jupyter: JupyterApp, index: number): Promise<string> {
-  return (await outputs(jupyter, index))
-    .filter(output => output.output_type === 'stream')
-    .map(output =>
-      Array.isArray(output.text) ? output.text.join('') : (output.text ?? '')
-    )
-    .join('');
-}
-
-/** The names of a cell's error outputs. */
-async function errors(jupyter: JupyterApp, index: number): Promise<string[]> {
-  return (await outputs(jupyter, index))
-    .filter(output => output.output_type === 'error')
-    .map(output => output.ename ?? '');
-}
-
-/** The `execute_request`s the notebook's kernel was sent since recording. */
-async function executeRequests(jupyter: JupyterApp): Promise<number> {
-  return (await jupyter.kernelMessages()).filter(
-    type => type === 'execute_request'
-  ).length;
-}
 
 /** Counts the `toolactivated` events of `document.modelContext` from now on. */
 async function watchActivations(page: Page): Promise<void> {

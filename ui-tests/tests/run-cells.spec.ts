@@ -5,11 +5,18 @@
  * kernel, targets the human deletes or locks while earlier ones run, and the
  * trust of what an agent runs.
  */
-import type { INotebookContent } from '@jupyterlab/nbformat';
-
 import type { Agent } from '../agent';
 import { expect, test } from '../fixtures';
-import { type JupyterApp, readFixture } from '../jupyter';
+import type { JupyterApp } from '../jupyter';
+import {
+  addKernelNotebook as addNotebook,
+  executeRequests,
+  streamText as stdout
+} from '../kernel-runs';
+import {
+  codeCell as code,
+  markdownCell as markdown
+} from '../notebook-content';
 
 const RUN = 'jupyter_run_cells';
 
@@ -36,57 +43,6 @@ interface IToolError {
   [key: string]: unknown;
 }
 
-type Cell = INotebookContent['cells'][number];
-
-function code(id: string, source: string): Cell {
-  return {
-    cell_type: 'code',
-    id,
-    source,
-    metadata: {},
-    outputs: [],
-    execution_count: null
-  };
-}
-
-function markdown(id: string, source: string): Cell {
-  return { cell_type: 'markdown', id, source, metadata: {} };
-}
-
-/** The kernelspec of the app's Python kernel (Pyodide in JupyterLite). */
-function kernelspec(jupyter: JupyterApp): {
-  display_name: string;
-  language: string;
-  name: string;
-} {
-  return jupyter.kind === 'lite'
-    ? { display_name: 'Python (Pyodide)', language: 'python', name: 'python' }
-    : {
-        display_name: 'Python 3 (ipykernel)',
-        language: 'python',
-        name: 'python3'
-      };
-}
-
-/** Saves a notebook of `cells` (or a fixture's) for the app's kernel. */
-async function addNotebook(
-  jupyter: JupyterApp,
-  name: string,
-  cells: Cell[] | string
-): Promise<string> {
-  const content: INotebookContent =
-    typeof cells === 'string'
-      ? readFixture(cells)
-      : {
-          cells,
-          metadata: { language_info: { name: 'python' } },
-          nbformat: 4,
-          nbformat_minor: 5
-        };
-  content.metadata = { ...content.metadata, kernelspec: kernelspec(jupyter) };
-  return jupyter.createNotebook(name, content);
-}
-
 async function run(agent: Agent, input: Record<string, unknown>) {
   return agent.call<IRunResult & IToolError>(RUN, input);
 }
@@ -111,28 +67,6 @@ async function runFails(
   expect(result.isError, `${JSON.stringify(input)}: ${result.text}`).toBe(true);
   expect(result.structured?.error, JSON.stringify(input)).toBe(code);
   return result.structured!;
-}
-
-/** The `execute_request`s the notebook's kernel was sent since recording. */
-async function executeRequests(jupyter: JupyterApp): Promise<number> {
-  return (await jupyter.kernelMessages()).filter(
-    type => type === 'execute_request'
-  ).length;
-}
-
-/** A cell's stdout, as its outputs hold it. */
-async function stdout(jupyter: JupyterApp, index: number): Promise<string> {
-  const outputs = (await jupyter.cellRuns())[index].outputs as {
-    output_type: string;
-    name?: string;
-    text?: string | string[];
-  }[];
-  return outputs
-    .filter(output => output.output_type === 'stream')
-    .map(output =>
-      Array.isArray(output.text) ? output.text.join('') : (output.text ?? '')
-    )
-    .join('');
 }
 
 /** What a target that did not run must not carry. */
