@@ -133,6 +133,28 @@ async function settledMainArea(jupyter: JupyterApp): Promise<IMainArea> {
   return jupyter.mainArea();
 }
 
+/**
+ * Waits until JupyterLab has finished setting up an open notebook's document.
+ * The panel is ready as soon as the file is loaded; the app then makes sure
+ * the file has a checkpoint and only after that clears the notebook's undo
+ * history, taking with it any cell operation made in between.
+ */
+async function undoHistoryStarted(
+  jupyter: JupyterApp,
+  path: string
+): Promise<void> {
+  await expect
+    .poll(() =>
+      jupyter.page.evaluate(
+        async p =>
+          (await window.jupyterapp!.serviceManager.contents.listCheckpoints(p))
+            .length,
+        path
+      )
+    )
+    .toBeGreaterThan(0);
+}
+
 /** A saved source: nbformat allows a string or a list of lines. */
 function text(source: string | string[]): string {
   return Array.isArray(source) ? source.join('') : source;
@@ -779,6 +801,7 @@ test.describe('jupyter_delete_cell', () => {
     await jupyter.open();
     const path = await jupyter.addFixture('cells-basic.ipynb');
     await openForAgent(jupyter, human, agent, path);
+    await undoHistoryStarted(jupyter, path);
     await human.typeInCell(0, '\n\nEdited by the human.');
     const sources = await human.cellSources();
     await human.selectCells(2);
