@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Measure the latency of the cell tools through the browser's WebMCP API:
+# jupyter_get_cells (20 and 100 cells, with and without outputs) and
+# jupyter_update_cell on notebooks of 50, 1,000 and 5,000 cells, against an
+# empty registered tool, in JupyterLab and headless Chromium with WebMCP.
+# Prints the table and writes it to .bench/results.md. Also (run.bench.ts) the
+# overhead of running 100 trivial cells with jupyter_run_cells against the
+# notebook's own Run All, on the same kernel: .bench/run-results.md. Run one
+# with e.g. `./scripts/bench.sh run.bench.ts`. Informational: it fails only
+# when the run itself breaks, never on a timing. See docs/benchmarks.md.
+#
+# Builds nothing: run ./scripts/setup.sh first (venv, npm packages, build).
+# Knobs: BENCH_SIZES (default 50,1000,5000), BENCH_WARMUPS (5), BENCH_REPS (30);
+# for the run benchmark BENCH_RUN_WARMUPS (2), BENCH_RUN_REPS (10).
+# Extra arguments go to `playwright test` (e.g. --headed is not available here).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -f .venv/bin/activate ]; then
+  echo "No .venv: run ./scripts/setup.sh first." >&2
+  exit 1
+fi
+# shellcheck disable=SC1091
+. .venv/bin/activate
+
+if [ ! -f jupyterlite_webmcp/labextension/package.json ]; then
+  echo "The extension is not built: run ./scripts/setup.sh (or npm run build) first." >&2
+  exit 1
+fi
+if [ ! -x "${UI_TESTS_CHROMIUM:-/usr/bin/chromium}" ]; then
+  echo "No Chromium at ${UI_TESTS_CHROMIUM:-/usr/bin/chromium} (apt-get install chromium)." >&2
+  exit 1
+fi
+
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+npx playwright test -c ui-tests/bench/playwright.config.ts "$@"

@@ -1,0 +1,161 @@
+/**
+ * Statistics and the results table of the benchmark. Pure Node, no browser.
+ */
+
+/** The timings of one scenario on one notebook. */
+export interface ISample {
+  /** What was measured, e.g. `jupyter_get_cells, 20 cells, no outputs`. */
+  scenario: string;
+  /** Cells in the notebook the scenario ran on. */
+  notebookCells: number;
+  /** Milliseconds per call, in call order (warm-ups excluded). */
+  times: number[];
+  /** Bytes of the tool's JSON result (the last call's). */
+  resultBytes: number;
+  /** A remark on the workload, e.g. when a range was clamped. */
+  note?: string;
+}
+
+/** The summary of one sample. */
+export interface IRow extends ISample {
+  median: number;
+  p95: number;
+  /** median / the empty tool's median on the same notebook. */
+  ratioToEmpty: number | null;
+}
+
+/** The name of the baseline scenario. */
+export const EMPTY_TOOL = 'empty registered tool (baseline)';
+
+/** The ratio the 5,000-cell latency may reach over the small notebook's. */
+export const GOAL_RATIO = 1.5;
+
+/** The median of a non-empty list. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The nearest-rank percentile `p` (0-100) of a non-empty list. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+/** Summarize samples; ratios are to the empty tool of the same notebook. */
+export function summarize(samples: ISample[]): IRow[] {
+  const rows = samples.map(sample => ({
+    ...sample,
+    median: median(sample.times),
+    p95: percentile(sample.times, 95),
+    ratioToEmpty: null as number | null
+  }));
+  for (const row of rows) {
+    const baseline = rows.find(
+      other =>
+        other.scenario === EMPTY_TOOL &&
+        other.notebookCells === row.notebookCells
+    );
+    row.ratioToEmpty = baseline ? row.median / baseline.median : null;
+  }
+  return rows;
+}
+
+const ms = (value: number): string =>
+  value >= 100 ? value.toFixed(0) : value.toFixed(2);
+const times = (value: number | null): string =>
+  value === null ? 'n/a' : `${value.toFixed(2)}×`;
+const count = (value: number): string => value.toLocaleString('en-US');
+
+function table(header: string[], body: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const rule = header.map((_, i) => (i === 0 ? '---' : '---:'));
+  return [line(header), line(rule), ...body.map(line)].join('\n');
+}
+
+/** The table of every scenario on every notebook. */
+export function latencyTable(rows: IRow[]): string {
+  return table(
+    [
+      'scenario',
+      'notebook cells',
+      'median ms',
+      'p95 ms',
+      'ratio to empty tool',
+      'result KiB'
+    ],
+    rows.map(row => [
+      row.note ? `${row.scenario} (${row.note})` : row.scenario,
+      count(row.notebookCells),
+      ms(row.median),
+      ms(row.p95),
+      row.scenario === EMPTY_TOOL ? '1.00×' : times(row.ratioToEmpty),
+      (row.resultBytes / 1024).toFixed(1)
+    ])
+  );
+}
+
+/** How one scenario's latency grows from the small notebooks to the largest. */
+export interface IScaling {
+  scenario: string;
+  /** Median ms per notebook size. */
+  medians: Map<number, number>;
+  /** The notebook size the goal is measured against. */
+  base: number;
+  largest: number;
+  ratio: number;
+  met: boolean;
+}
+
+/**
+ * The ratio of the largest notebook's median to the smallest notebook's
+ * where the scenario's workload is the same. A 100-cell read on a 50-cell
+ * notebook reads only 50 cells, so its base is the next size up.
+ */
+export function scaling(rows: IRow[], sizes: number[]): IScaling[] {
+  const scenarios = [...new Set(rows.map(row => row.scenario))];
+  const largest = Math.max(...sizes);
+  return scenarios.map(scenario => {
+    const ofScenario = rows.filter(row => row.scenario === scenario);
+    const medians = new Map(
+      ofScenario.map(row => [row.notebookCells, row.median])
+    );
+    const comparable = ofScenario
+      .filter(row => !row.note)
+      .map(row => row.notebookCells)
+      .sort((a, b) => a - b);
+    const base = comparable[0] ?? largest;
+    const ratio = (medians.get(largest) ?? NaN) / (medians.get(base) ?? NaN);
+    return {
+      scenario,
+      medians,
+      base,
+      largest,
+      ratio,
+      met: ratio <= GOAL_RATIO
+    };
+  });
+}
+
+/** The scaling table: one row per scenario. */
+export function scalingTable(scalings: IScaling[], sizes: number[]): string {
+  return table(
+    [
+      'scenario',
+      ...sizes.map(size => `${count(size)} cells, median ms`),
+      'largest / smallest',
+      `goal ≤ ${GOAL_RATIO}×`
+    ],
+    scalings.map(s => [
+      s.scenario,
+      ...sizes.map(size => {
+        const value = s.medians.get(size);
+        return value === undefined ? 'n/a' : ms(value);
+      }),
+      `${times(s.ratio)} (${count(s.largest)} / ${count(s.base)})`,
+      s.scenario === EMPTY_TOOL ? '(baseline)' : s.met ? 'met' : 'missed'
+    ])
+  );
+}
