@@ -965,9 +965,6 @@ test.describe('a 2,000-cell notebook', () => {
     });
     expect(inserted.isError).toBe(false);
     const cell = inserted.structured!.cell;
-    expect(cell.index).toBe(1000);
-    const ids = await agree(2001);
-    expect(ids.slice(999, 1002)).toEqual(['k999', cell.id, 'k1000']);
     // activated: scrolled to, on screen when the call returns
     expect(await jupyter.cellView(1000)).toMatchObject({
       id: cell.id,
@@ -975,6 +972,9 @@ test.describe('a 2,000-cell notebook', () => {
       inViewport: true,
       active: true
     });
+    expect(cell.index).toBe(1000);
+    const ids = await agree(2001);
+    expect(ids.slice(999, 1002)).toEqual(['k999', cell.id, 'k1000']);
     expect((await human.scrollToCell(1000)).text).toContain(
       'inserted_by_agent = 1'
     );
