@@ -53,8 +53,20 @@ step "Browser tests (Playwright, Chromium with WebMCP)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/$results/playwright.json" \
   npx playwright test -c ui-tests/playwright.config.ts --reporter=list,json
 if [ -f "$results/playwright.json" ]; then
-  read -r bp bf < <(node -e 'const s=require(process.argv[1]).stats;console.log(s.expected + s.flaky, s.unexpected + (s.skipped||0))' "$PWD/$results/playwright.json")
+  read -r bp bf bflaky < <(node -e 'const s=require(process.argv[1]).stats;console.log(s.expected + s.flaky, s.unexpected + (s.skipped||0), s.flaky)' "$PWD/$results/playwright.json")
   count browser "$bp" "$bf"
+  # a test that passed only on its retry (JupyterLite) is named, not hidden
+  if [ "$bflaky" -gt 0 ]; then
+    printf '    browser: %s passed only on a retry (flaky):\n' "$bflaky"
+    node -e '
+      const walk = (s, out) => { for (const c of s.suites || []) walk(c, out);
+        for (const sp of s.specs || []) for (const t of sp.tests || [])
+          if (t.status === "flaky") out.push(`[${t.projectName}] ${sp.file} › ${sp.title}`);
+        return out; };
+      const r = require(process.argv[1]);
+      for (const line of (r.suites || []).reduce((o, s) => walk(s, o), [])) console.log("      " + line);
+    ' "$PWD/$results/playwright.json"
+  fi
 else
   count browser 0 1
 fi
