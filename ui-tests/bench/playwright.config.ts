@@ -71,6 +71,8 @@ const BROWSER_ARGS = [
 export default defineConfig({
   testDir: '.',
   testMatch: /.*\.bench\.ts$/,
+  // profiling skews timings: the profile runs only when asked for
+  testIgnore: process.env.BENCH_PROFILE ? undefined : /profile\.bench\.ts$/,
   outputDir: path.join(UI_TESTS, 'test-results', 'bench'),
   fullyParallel: false,
   forbidOnly: !!process.env.CI,

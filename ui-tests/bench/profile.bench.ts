@@ -285,7 +285,6 @@ async function profiled(
 test('profile: where a call on a large notebook spends its time', async ({
   page
 }) => {
-  test.skip(!process.env.BENCH_PROFILE, 'set BENCH_PROFILE=1 to profile');
   fs.mkdirSync(OUT, { recursive: true });
   await catchExecutes(page);
   await page.goto(`/lab/workspaces/profile-${Date.now().toString(36)}`);
