@@ -21,6 +21,7 @@ import {
 import { LIMITS } from '../limits';
 import { ToolError } from './errors';
 import { cellAccess, cellHash, isCellVisible } from './cell-cache';
+import { cellIndexOf } from './model-index';
 import {
   notebookInfo,
   type INotebookInfo,
@@ -66,7 +67,7 @@ export function findCell(
   cellId: string,
   intent: AccessIntent
 ): IFoundCell {
-  const index = model.cells.findIndex(cell => cell.id === cellId);
+  const index = cellIndexOf(model, cellId);
   if (index < 0) {
     throw cellNotFoundError(cellId);
   }

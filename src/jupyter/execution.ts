@@ -23,6 +23,7 @@ import {
 } from './execute-cell';
 import { settledKernel } from './kernel';
 import { KernelActivity } from './kernel-activity';
+import { cellIndexOf } from './model-index';
 import {
   notebookAccess,
   notebookInfo,
@@ -137,7 +138,7 @@ async function runTarget(
     'read',
     context.addressedByPath
   );
-  const index = model.cells.findIndex(cell => cell.id === target.cellId);
+  const index = cellIndexOf(model, target.cellId);
   const cell = index >= 0 ? model.cells[index] : null;
   const widget = index >= 0 ? notebook.panel.content.widgets[index] : null;
   if (
@@ -216,7 +217,7 @@ async function runTarget(
     context
   );
   // A cell hidden while it ran reads like a deleted one, whatever happened.
-  const after = model.cells.findIndex(c => c.id === target.cellId);
+  const after = cellIndexOf(model, target.cellId);
   if (after < 0 || cellAccess(model.cells[after]) === 'none') {
     return {
       counts: false,

@@ -26,14 +26,44 @@ export interface IRevisionPart {
   sourceHash: string;
 }
 
-/**
- * A change token over the agent-visible cells: their order, ids and source
- * hashes. Informational only; writes are guarded per cell.
- */
-export function revisionOf(parts: Iterable<IRevisionPart>): string {
+/** How many visible cells one chunk digest of a revision covers. */
+export const REVISION_CHUNK = 64;
+
+/** The digest of one chunk of consecutive visible cells. */
+export function chunkDigest(parts: Iterable<IRevisionPart>): string {
   let text = '';
   for (const part of parts) {
     text += `${part.id}:${part.sourceHash};`;
   }
-  return `rev:${digest(text)}`;
+  return digest(text);
+}
+
+/** The revision made of the chunk digests, in order. */
+export function revisionFromChunks(digests: readonly string[]): string {
+  return `rev:${digest(digests.join(''))}`;
+}
+
+/**
+ * A change token over the agent-visible cells: their order, ids and source
+ * hashes. Informational only; writes are guarded per cell.
+ *
+ * It is hashed in two levels, chunks of `REVISION_CHUNK` cells and then the
+ * chunk digests, so that an edit of one cell of a large notebook re-hashes
+ * one chunk and the list of chunk digests, not every cell (model-index.ts
+ * keeps it up to date that way; this is the definition it must equal).
+ */
+export function revisionOf(parts: Iterable<IRevisionPart>): string {
+  const digests: string[] = [];
+  let chunk: IRevisionPart[] = [];
+  for (const part of parts) {
+    chunk.push(part);
+    if (chunk.length === REVISION_CHUNK) {
+      digests.push(chunkDigest(chunk));
+      chunk = [];
+    }
+  }
+  if (chunk.length) {
+    digests.push(chunkDigest(chunk));
+  }
+  return revisionFromChunks(digests);
 }

@@ -25,8 +25,7 @@ import {
 
 export type { AccessIntent } from '../access/policy';
 import { ToolError } from './errors';
-import { cellHash, isCellVisible } from './cell-cache';
-import { revisionOf, type IRevisionPart } from './hash';
+import { notebookRevision } from './model-index';
 import { withJoinedStreams } from './outputs';
 import { basename, normalizePath } from './paths';
 import { type IJupyterEnvironment } from './environment';
@@ -311,42 +310,6 @@ export function notebookInfo(notebook: IResolvedNotebook): INotebookInfo {
     revision: notebookRevision(notebook.model),
     cellCount: notebook.model.cells.length
   };
-}
-
-interface IRevisionCache {
-  revision: string | null;
-}
-
-const revisionCaches = new WeakMap<ISharedNotebook, IRevisionCache>();
-
-/**
- * The revision of a notebook: a hash over its agent-visible cells. It is
- * recomputed only after the notebook's document changed, so repeated calls on
- * an unchanged large notebook cost nothing.
- */
-export function notebookRevision(model: ISharedNotebook): string {
-  let cache = revisionCaches.get(model);
-  if (!cache) {
-    const created: IRevisionCache = { revision: null };
-    cache = created;
-    revisionCaches.set(model, created);
-    const ydoc = (model as YNotebook).ydoc;
-    ydoc?.on('update', () => {
-      created.revision = null;
-    });
-  }
-  if (cache.revision === null) {
-    cache.revision = revisionOf(revisionParts(model));
-  }
-  return cache.revision;
-}
-
-function* revisionParts(model: ISharedNotebook): Iterable<IRevisionPart> {
-  for (const cell of model.cells) {
-    if (isCellVisible(cell)) {
-      yield { id: cell.id, sourceHash: cellHash(cell) };
-    }
-  }
 }
 
 /** The review thread counts stored in a notebook's metadata. */

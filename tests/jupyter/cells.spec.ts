@@ -21,10 +21,8 @@ import {
 } from '../../src/jupyter/cells';
 import { normalizeError } from '../../src/jupyter/errors';
 import * as hash from '../../src/jupyter/hash';
-import {
-  notebookRevision,
-  type NotebookResolver
-} from '../../src/jupyter/notebook';
+import { notebookRevision } from '../../src/jupyter/model-index';
+import { type NotebookResolver } from '../../src/jupyter/notebook';
 import { serializeOutputs } from '../../src/jupyter/outputs';
 import { TRUNCATION_MARKER } from '../../src/jupyter/text';
 import { LIMITS } from '../../src/limits';
@@ -379,85 +377,6 @@ describe('the cell cache', () => {
     const [cell] = add(code('c1'));
     cell.setMetadata(ACCESS_METADATA_KEY, { version: 1, access: 'None' });
     expect(isCellVisible(cell)).toBe(false);
-  });
-});
-
-describe('notebookRevision', () => {
-  it('is the same for repeated calls on an unchanged notebook', () => {
-    add(code('c1'), markdown('m1'));
-    const first = notebookRevision(notebook);
-    expect(notebookRevision(notebook)).toBe(first);
-    expect(first).toMatch(/^rev:[0-9a-f]{16}$/);
-  });
-
-  it('is revisionOf the visible cells, in order', () => {
-    const [a, b] = add(code('c1', 'p'), markdown('m1', 'q'));
-    expect(notebookRevision(notebook)).toBe(
-      hash.revisionOf([
-        { id: 'c1', sourceHash: hash.sourceHash('code', 'p') },
-        { id: 'm1', sourceHash: hash.sourceHash('markdown', 'q') }
-      ])
-    );
-    expect(a.id).toBe('c1');
-    expect(b.id).toBe('m1');
-  });
-
-  it('does not hash unchanged notebooks or cells again', () => {
-    add(code('c1'), code('c2'), code('c3'));
-    const revision = jest.spyOn(hash, 'revisionOf');
-    const source = jest.spyOn(hash, 'sourceHash');
-    notebookRevision(notebook);
-    notebookRevision(notebook);
-    expect(revision).toHaveBeenCalledTimes(1);
-    expect(source).toHaveBeenCalledTimes(3);
-    notebook.cells[1].setSource('changed');
-    notebookRevision(notebook);
-    expect(revision).toHaveBeenCalledTimes(2);
-    // only the changed cell is hashed again
-    expect(source).toHaveBeenCalledTimes(4);
-    revision.mockRestore();
-    source.mockRestore();
-  });
-
-  it('ignores a change to a hidden cell', () => {
-    const [, hidden] = add(code('c1'), code('c2'), code('c3'));
-    setAccess(hidden, 'none');
-    const before = notebookRevision(notebook);
-    hidden.setSource('a secret the agent must not notice');
-    expect(notebookRevision(notebook)).toBe(before);
-  });
-
-  it('changes with a visible cell, also a read-only one', () => {
-    const [visible, readOnly] = add(code('c1'), code('c2'));
-    setAccess(readOnly, 'read');
-    const before = notebookRevision(notebook);
-    visible.setSource('edited');
-    const afterEdit = notebookRevision(notebook);
-    expect(afterEdit).not.toBe(before);
-    readOnly.setSource('edited too');
-    expect(notebookRevision(notebook)).not.toBe(afterEdit);
-  });
-
-  it('changes when cells move, are added, deleted or hidden', () => {
-    add(code('c1'), code('c2'), code('c3'));
-    const seen = new Set([notebookRevision(notebook)]);
-    notebook.moveCell(0, 2);
-    seen.add(notebookRevision(notebook));
-    add(code('c4'));
-    seen.add(notebookRevision(notebook));
-    notebook.deleteCell(0);
-    seen.add(notebookRevision(notebook));
-    setAccess(notebook.cells[0], 'none');
-    seen.add(notebookRevision(notebook));
-    expect(seen.size).toBe(5);
-  });
-
-  it('ignores metadata that does not change visibility', () => {
-    add(code('c1'));
-    const before = notebookRevision(notebook);
-    notebook.cells[0].setMetadata('tags', ['x']);
-    notebook.setMetadata('kernelspec', { name: 'python3', display_name: 'P' });
-    expect(notebookRevision(notebook)).toBe(before);
   });
 });
 

@@ -1,4 +1,10 @@
-import { revisionOf, sourceHash } from '../../src/jupyter/hash';
+import {
+  REVISION_CHUNK,
+  chunkDigest,
+  revisionFromChunks,
+  revisionOf,
+  sourceHash
+} from '../../src/jupyter/hash';
 
 // Vectors pinned from `printf 'TYPE\nSOURCE' | sha256sum | cut -c1-16`, an
 // implementation independent of the one under test. A hash read in one
@@ -66,10 +72,13 @@ describe('revisionOf', () => {
   const b = { id: 'b', sourceHash: sourceHash('markdown', '# Title') };
 
   it('matches a pinned vector', () => {
+    // one chunk, whose digest is hashed again:
     // printf 'c1:sha256:e1f73808d954be2b;' | sha256sum | cut -c1-16
+    //   -> ef9a1db561bdd3c9
+    // printf ef9a1db561bdd3c9 | sha256sum | cut -c1-16
     expect(
       revisionOf([{ id: 'c1', sourceHash: 'sha256:e1f73808d954be2b' }])
-    ).toBe('rev:ef9a1db561bdd3c9');
+    ).toBe('rev:99be75220243603e');
     // no visible cell: the hash of the empty string
     expect(revisionOf([])).toBe('rev:e3b0c44298fc1c14');
   });
@@ -96,5 +105,30 @@ describe('revisionOf', () => {
     ).not.toBe(base);
     expect(revisionOf([a])).not.toBe(base);
     expect(revisionOf([a, b, a])).not.toBe(base);
+  });
+});
+
+describe('revision chunks', () => {
+  const parts = (count: number, from = 0) =>
+    Array.from({ length: count }, (_, i) => ({
+      id: `c${from + i}`,
+      sourceHash: sourceHash('code', `x = ${from + i}`)
+    }));
+
+  it('digests cells in chunks of REVISION_CHUNK, then the chunk digests', () => {
+    const cells = parts(2 * REVISION_CHUNK + 1);
+    expect(revisionOf(cells)).toBe(
+      revisionFromChunks([
+        chunkDigest(cells.slice(0, REVISION_CHUNK)),
+        chunkDigest(cells.slice(REVISION_CHUNK, 2 * REVISION_CHUNK)),
+        chunkDigest(cells.slice(2 * REVISION_CHUNK))
+      ])
+    );
+  });
+
+  it('changes when a cell moves across a chunk boundary', () => {
+    const cells = parts(REVISION_CHUNK + 1);
+    const moved = [...cells.slice(1, REVISION_CHUNK), cells[0], cells.at(-1)!];
+    expect(revisionOf(moved)).not.toBe(revisionOf(cells));
   });
 });
