@@ -360,6 +360,23 @@ export class JupyterApp {
     return this.page.evaluate(() => window.uiTests.mainArea());
   }
 
+  /**
+   * The main area once the app has settled. JupyterLab opens its Launcher in
+   * an empty main area a moment after it is restored (once the file browser
+   * has restored), so a main area read before that changes by itself.
+   * Notebook 7's notebook page has no launcher.
+   */
+  async settledMainArea(): Promise<IMainArea> {
+    if (this.ui !== 'notebook') {
+      await this.page.waitForFunction(
+        () => window.uiTests.mainArea().widgets.length > 0,
+        undefined,
+        { timeout: this.readyTimeout }
+      );
+    }
+    return this.mainArea();
+  }
+
   /** The sessions (notebooks with a kernel) the app knows of, refreshed. */
   async sessions(): Promise<ISessionInfo[]> {
     return this.page.evaluate(() => window.uiTests.sessions());

@@ -10,7 +10,6 @@
 import { expect, test } from '../fixtures';
 import type { Agent } from '../agent';
 import type { Human } from '../human';
-import type { IMainArea } from '../page-helpers';
 import {
   type JupyterApp,
   codeCell,
@@ -126,20 +125,6 @@ function otherTab(path: string): Record<string, unknown> {
     path,
     reason: 'other-tab'
   };
-}
-
-/**
- * The main area once the app has settled. JupyterLab opens its Launcher in
- * an empty main area a moment after it is restored (once the file browser
- * has restored), so a main area read before that changes by itself.
- */
-async function settledMainArea(jupyter: JupyterApp): Promise<IMainArea> {
-  if (jupyter.ui !== 'notebook') {
-    await expect
-      .poll(async () => (await jupyter.mainArea()).widgets.length)
-      .toBeGreaterThan(0);
-  }
-  return jupyter.mainArea();
 }
 
 /** A saved source: nbformat allows a string or a list of lines. */
@@ -731,7 +716,7 @@ test.describe('jupyter_export_notebook', () => {
       notebookNotFound(missing)
     );
     // Not open: read from its file, fenced in its kernel's language, no tab.
-    const mainArea = await settledMainArea(jupyter);
+    const mainArea = await jupyter.settledMainArea();
     const fromFile = await exportIt({ notebookPath: julia });
     expect(fromFile.structured).toEqual({
       notebookPath: julia,

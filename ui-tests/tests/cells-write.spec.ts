@@ -8,7 +8,6 @@
 import { expect, test } from '../fixtures';
 import type { Agent } from '../agent';
 import type { Human } from '../human';
-import type { IMainArea } from '../page-helpers';
 import { type JupyterApp, codeCell, notebookContent } from '../jupyter';
 
 interface INotebookInfo {
@@ -117,20 +116,6 @@ function notebookNotFound(path: string): IError {
     message: `No notebook found at "${path}".`,
     path
   };
-}
-
-/**
- * The main area once the app has settled. JupyterLab opens its Launcher in
- * an empty main area a moment after it is restored (once the file browser
- * has restored), so a main area read before that changes by itself.
- */
-async function settledMainArea(jupyter: JupyterApp): Promise<IMainArea> {
-  if (jupyter.ui !== 'notebook') {
-    await expect
-      .poll(async () => (await jupyter.mainArea()).widgets.length)
-      .toBeGreaterThan(0);
-  }
-  return jupyter.mainArea();
 }
 
 /**
@@ -454,7 +439,7 @@ test.describe('jupyter_insert_cell', () => {
     expect((await insert({ notebookPath: hidden })).structured).toEqual(
       notebookNotFound(hidden)
     );
-    const mainArea = await settledMainArea(jupyter);
+    const mainArea = await jupyter.settledMainArea();
     const denied = await insert({ notebookPath: readOnly, source: 'x' });
     expect(denied.structured).toEqual({
       error: 'NOTEBOOK_ACCESS_DENIED',
