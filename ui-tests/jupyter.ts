@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import type { ICell, INotebookContent } from '@jupyterlab/nbformat';
+import type { INotebookContent } from '@jupyterlab/nbformat';
 import type { Contents } from '@jupyterlab/services';
 import type { BrowserContext, Locator, Page } from '@playwright/test';
 
@@ -585,58 +585,4 @@ export function readFixture(name: string): INotebookContent {
   return JSON.parse(
     fs.readFileSync(path.join(FIXTURES_DIR, name), 'utf-8')
   ) as INotebookContent;
-}
-
-/** The kernel metadata of the fixture notebooks: Python 3 (ipykernel). */
-export const PYTHON_METADATA = {
-  kernelspec: {
-    display_name: 'Python 3 (ipykernel)',
-    language: 'python',
-    name: 'python3'
-  },
-  language_info: { name: 'python' }
-};
-
-/** Notebook JSON (nbformat 4.5) with these cells and Python kernel metadata. */
-export function notebookContent(
-  cells: ICell[],
-  metadata: Record<string, unknown> = {}
-): INotebookContent {
-  return {
-    cells,
-    metadata: { ...PYTHON_METADATA, ...metadata },
-    nbformat: 4,
-    nbformat_minor: 5
-  } as INotebookContent;
-}
-
-/** A code cell of notebook JSON; never run unless `executionCount` is given. */
-export function codeCell(
-  id: string,
-  source: string,
-  outputs: unknown[] = [],
-  options: { executionCount?: number; metadata?: Record<string, unknown> } = {}
-): ICell {
-  return {
-    cell_type: 'code',
-    id,
-    metadata: options.metadata ?? {},
-    source,
-    outputs,
-    execution_count: options.executionCount ?? null
-  } as ICell;
-}
-
-/** A markdown cell of notebook JSON. */
-export function markdownCell(
-  id: string,
-  source: string,
-  metadata: Record<string, unknown> = {}
-): ICell {
-  return { cell_type: 'markdown', id, metadata, source } as ICell;
-}
-
-/** A raw cell of notebook JSON. */
-export function rawCell(id: string, source: string): ICell {
-  return { cell_type: 'raw', id, metadata: {}, source } as ICell;
 }

@@ -2,25 +2,32 @@
  * Builders for the notebooks the browser tests write: nbformat 4.5 JSON with
  * cell ids, for the Python kernel every app of the test run has.
  */
-import type { ICell, INotebookContent } from '@jupyterlab/nbformat';
+import type { ICell, INotebookContent, IOutput } from '@jupyterlab/nbformat';
 import type { PartialJSONObject } from '@lumino/coreutils';
 
 /** Cell metadata to start from; `{}` when omitted. */
 export type CellMetadata = PartialJSONObject;
 
-/** A code cell that was never run. */
+/**
+ * A code cell: no outputs and never run unless `outputs` and
+ * `executionCount` are given.
+ */
 export function codeCell(
   id: string,
   source: string,
-  metadata: CellMetadata = {}
+  options: {
+    outputs?: unknown[];
+    executionCount?: number;
+    metadata?: CellMetadata;
+  } = {}
 ): ICell {
   return {
     cell_type: 'code',
     id,
     source,
-    metadata,
-    outputs: [],
-    execution_count: null
+    metadata: options.metadata ?? {},
+    outputs: (options.outputs ?? []) as IOutput[],
+    execution_count: options.executionCount ?? null
   };
 }
 
@@ -31,6 +38,11 @@ export function markdownCell(
   metadata: CellMetadata = {}
 ): ICell {
   return { cell_type: 'markdown', id, source, metadata };
+}
+
+/** A raw cell. */
+export function rawCell(id: string, source: string): ICell {
+  return { cell_type: 'raw', id, source, metadata: {} };
 }
 
 /** A Python notebook of `cells`, with extra notebook metadata if given. */

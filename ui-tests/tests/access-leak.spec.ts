@@ -53,22 +53,28 @@ function access(value: 'read' | 'none'): CellMetadata {
 
 /** The open notebook: visible, read-only and hidden cells interleaved. */
 function mixedNotebook(): INotebookContent {
-  const hiddenCode = codeCell(HIDDEN_CODE, HIDDEN_CODE_SOURCE, access('none'));
-  hiddenCode.execution_count = 3;
-  hiddenCode.outputs = [
-    { output_type: 'stream', name: 'stdout', text: `${MARKER}-output-text\n` },
-    {
-      output_type: 'execute_result',
-      execution_count: 3,
-      data: { 'text/plain': `'${MARKER}-output-result'` },
-      metadata: {}
-    }
-  ];
+  const hiddenCode = codeCell(HIDDEN_CODE, HIDDEN_CODE_SOURCE, {
+    metadata: access('none'),
+    executionCount: 3,
+    outputs: [
+      {
+        output_type: 'stream',
+        name: 'stdout',
+        text: `${MARKER}-output-text\n`
+      },
+      {
+        output_type: 'execute_result',
+        execution_count: 3,
+        data: { 'text/plain': `'${MARKER}-output-result'` },
+        metadata: {}
+      }
+    ]
+  });
   return notebookOf([
     markdownCell('intro', '# Public intro'),
     codeCell('pub-a', 'x = 1'),
     hiddenCode,
-    codeCell('ro-a', 'y = 2', access('read')),
+    codeCell('ro-a', 'y = 2', { metadata: access('read') }),
     markdownCell(HIDDEN_MD, HIDDEN_MD_SOURCE, access('none')),
     codeCell('pub-b', 'print(x)')
   ]);

@@ -63,7 +63,9 @@ function hugeHistory(): PartialJSONValue[] {
 
 /** A code cell whose agent metadata value is `meta`, whatever its type. */
 function code(id: string, source: string, meta?: PartialJSONValue): ICell {
-  return codeCell(id, source, meta === undefined ? {} : { [KEY]: meta });
+  return codeCell(id, source, {
+    metadata: meta === undefined ? {} : { [KEY]: meta }
+  });
 }
 
 /** A notebook whose agent metadata value is `meta`, whatever its type. */

@@ -8,6 +8,7 @@ import type { Locator, Page } from '@playwright/test';
 
 import { expect, test } from '../fixtures';
 import type { JupyterApp } from '../jupyter';
+import { codeCell, notebookOf } from '../notebook-content';
 
 // any console error (beyond the apps' own known noise) fails a test
 test.use({ failOnConsoleErrors: true });
@@ -409,26 +410,16 @@ test.describe('agent access, set by the human', () => {
     const access = (value: string) => ({
       [KEY]: { version: 1, access: value }
     });
-    const path = await jupyter.createNotebook('long.ipynb', {
-      cells: Array.from({ length: 300 }, (_, i) => ({
-        cell_type: 'code' as const,
-        id: `k${i}`,
-        source: `cell_${i} = ${i}`,
-        metadata: i === 5 ? access('read') : i === 250 ? access('none') : {},
-        outputs: [],
-        execution_count: null
-      })),
-      metadata: {
-        kernelspec: {
-          display_name: 'Python 3 (ipykernel)',
-          language: 'python',
-          name: 'python3'
-        },
-        language_info: { name: 'python' }
-      },
-      nbformat: 4,
-      nbformat_minor: 5
-    });
+    const path = await jupyter.createNotebook(
+      'long.ipynb',
+      notebookOf(
+        Array.from({ length: 300 }, (_, i) =>
+          codeCell(`k${i}`, `cell_${i} = ${i}`, {
+            metadata: i === 5 ? access('read') : i === 250 ? access('none') : {}
+          })
+        )
+      )
+    );
     // only the cells in view are in the page; the others are not rendered yet
     await human.setSetting(
       '@jupyterlab/notebook-extension:tracker',

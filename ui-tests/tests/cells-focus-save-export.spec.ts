@@ -10,13 +10,8 @@
 import { expect, test } from '../fixtures';
 import type { Agent } from '../agent';
 import type { Human } from '../human';
-import {
-  type JupyterApp,
-  codeCell,
-  markdownCell,
-  notebookContent,
-  readFixture
-} from '../jupyter';
+import { type JupyterApp, readFixture } from '../jupyter';
+import { codeCell, markdownCell, notebookOf } from '../notebook-content';
 
 interface INotebookInfo {
   path: string;
@@ -133,7 +128,7 @@ function text(source: string | string[]): string {
 }
 
 /** 200 two-line code cells, c0 … c199. */
-const WINDOWED = notebookContent(
+const WINDOWED = notebookOf(
   Array.from({ length: 200 }, (_, i) =>
     codeCell(`c${i}`, `value_${i} = ${i}\nprint(value_${i})`)
   )
@@ -265,7 +260,7 @@ test.describe('jupyter_focus_cell', () => {
     await jupyter.open();
     const path = await jupyter.createNotebook(
       'large.ipynb',
-      notebookContent(
+      notebookOf(
         Array.from({ length: 2000 }, (_, i) =>
           codeCell(`k${i}`, `cell_${i} = ${i}`)
         )
@@ -359,7 +354,7 @@ test.describe('jupyter_focus_cell', () => {
     await jupyter.open();
     const path = await jupyter.createNotebook(
       'forty.ipynb',
-      notebookContent(
+      notebookOf(
         Array.from({ length: 40 }, (_, i) =>
           codeCell(`c${i}`, `value_${i} = ${i}\nprint(value_${i})`)
         )
@@ -367,7 +362,7 @@ test.describe('jupyter_focus_cell', () => {
     );
     const other = await jupyter.createNotebook(
       'other.ipynb',
-      notebookContent([codeCell('o1', 'o = 1')])
+      notebookOf([codeCell('o1', 'o = 1')])
     );
     const missing = jupyter.path('missing.ipynb');
     await agent.waitForTools(TOOLS);
@@ -469,7 +464,7 @@ test.describe('jupyter_focus_cell', () => {
     const mine = await jupyter.addFixture('cells-basic.ipynb', 'mine.ipynb');
     const other = await jupyter.createNotebook(
       'other.ipynb',
-      notebookContent([codeCell('o1', 'o = 1'), codeCell('o2', 'p = 2')])
+      notebookOf([codeCell('o1', 'o = 1'), codeCell('o2', 'p = 2')])
     );
     await openForAgent(jupyter, human, agent, mine);
     const pages = jupyter.context.pages().length;
@@ -541,11 +536,11 @@ test.describe('jupyter_save_notebook', () => {
     const mine = await jupyter.addFixture('cells-basic.ipynb', 'mine.ipynb');
     const other = await jupyter.createNotebook(
       'other.ipynb',
-      notebookContent([codeCell('o1', 'o = 1')])
+      notebookOf([codeCell('o1', 'o = 1')])
     );
     const hidden = await jupyter.createNotebook(
       'hidden.ipynb',
-      notebookContent([codeCell('h', 'h = 1')], {
+      notebookOf([codeCell('h', 'h = 1')], {
         jupyterlite_webmcp: { version: 1, notebookAccess: 'none' }
       })
     );
@@ -691,7 +686,7 @@ test.describe('jupyter_export_notebook', () => {
     const path = await jupyter.addFixture('cells-basic.ipynb');
     const julia = await jupyter.createNotebook(
       'julia.ipynb',
-      notebookContent(
+      notebookOf(
         [markdownCell('j0', '# Julia'), codeCell('j1', 'println(1 + 1)')],
         {
           kernelspec: {

@@ -7,12 +7,8 @@
 import { expect, test } from '../fixtures';
 import type { Agent } from '../agent';
 import type { Human } from '../human';
-import {
-  type JupyterApp,
-  codeCell,
-  notebookContent,
-  readFixture
-} from '../jupyter';
+import { type JupyterApp, readFixture } from '../jupyter';
+import { codeCell, notebookOf } from '../notebook-content';
 
 interface IOutput {
   outputType: string;
@@ -228,10 +224,10 @@ test.describe('jupyter_get_cells outputs', () => {
     await jupyter.open();
     const path = await jupyter.createNotebook(
       'lines.ipynb',
-      notebookContent([
-        codeCell('s', 'print(text)', [
-          { output_type: 'stream', name: 'stdout', text: lines }
-        ])
+      notebookOf([
+        codeCell('s', 'print(text)', {
+          outputs: [{ output_type: 'stream', name: 'stdout', text: lines }]
+        })
       ])
     );
     await agent.waitForTools(TOOLS);
@@ -294,39 +290,45 @@ test.describe('jupyter_get_cells outputs', () => {
     await jupyter.open();
     const path = await jupyter.createNotebook(
       'big-outputs.ipynb',
-      notebookContent([
-        codeCell('stream', 'print(lines)', [
-          { output_type: 'stream', name: 'stdout', text: stream }
-        ]),
+      notebookOf([
+        codeCell('stream', 'print(lines)', {
+          outputs: [{ output_type: 'stream', name: 'stdout', text: stream }]
+        }),
         codeCell('long', longSource),
-        codeCell('error', 'fail()', [
-          {
-            output_type: 'error',
-            ename: longName,
-            evalue: 'v'.repeat(20 * KIB),
-            traceback: Array.from(
-              { length: 400 },
-              (_, i) => `frame ${i} ${'t'.repeat(60)}`
-            )
-          }
-        ]),
-        codeCell('html', 'HTML(page)', [
-          {
-            output_type: 'display_data',
-            metadata: {},
-            data: { 'text/html': `<p>${'h'.repeat(20 * KIB)}</p>` }
-          }
-        ]),
-        codeCell('rich', 'both()', [
-          {
-            output_type: 'display_data',
-            metadata: {},
-            data: {
-              'text/markdown': big('md', 8 * KIB),
-              'text/csv': big('csv', 8 * KIB)
+        codeCell('error', 'fail()', {
+          outputs: [
+            {
+              output_type: 'error',
+              ename: longName,
+              evalue: 'v'.repeat(20 * KIB),
+              traceback: Array.from(
+                { length: 400 },
+                (_, i) => `frame ${i} ${'t'.repeat(60)}`
+              )
             }
-          }
-        ])
+          ]
+        }),
+        codeCell('html', 'HTML(page)', {
+          outputs: [
+            {
+              output_type: 'display_data',
+              metadata: {},
+              data: { 'text/html': `<p>${'h'.repeat(20 * KIB)}</p>` }
+            }
+          ]
+        }),
+        codeCell('rich', 'both()', {
+          outputs: [
+            {
+              output_type: 'display_data',
+              metadata: {},
+              data: {
+                'text/markdown': big('md', 8 * KIB),
+                'text/csv': big('csv', 8 * KIB)
+              }
+            }
+          ]
+        })
       ])
     );
     await openForAgent(jupyter, human, agent, path);

@@ -8,13 +8,13 @@
 import { expect, test } from '../fixtures';
 import type { Agent } from '../agent';
 import type { Human } from '../human';
+import type { JupyterApp } from '../jupyter';
 import {
-  type JupyterApp,
   codeCell,
   markdownCell,
-  notebookContent,
+  notebookOf,
   rawCell
-} from '../jupyter';
+} from '../notebook-content';
 
 interface INotebookInfo {
   path: string;
@@ -232,7 +232,7 @@ test.describe('jupyter_get_cells', () => {
     await jupyter.open();
     const path = await jupyter.createNotebook(
       'hashes.ipynb',
-      notebookContent([
+      notebookOf([
         codeCell('a', 'x = 1'),
         codeCell('b', 'x = 1'),
         markdownCell('c', 'x = 1'),
@@ -308,14 +308,14 @@ test.describe('jupyter_get_cells', () => {
     const mine = await jupyter.addFixture('cells-basic.ipynb', 'mine.ipynb');
     const other = await jupyter.createNotebook(
       'other.ipynb',
-      notebookContent([
+      notebookOf([
         markdownCell('o-intro', '# Other'),
-        codeCell(
-          'o-run',
-          'print("from the file")',
-          [{ output_type: 'stream', name: 'stdout', text: 'from the file\n' }],
-          { executionCount: 3 }
-        )
+        codeCell('o-run', 'print("from the file")', {
+          outputs: [
+            { output_type: 'stream', name: 'stdout', text: 'from the file\n' }
+          ],
+          executionCount: 3
+        })
       ])
     );
     // The human works in their notebook, kernel up (Pyodide boots too slowly
@@ -396,10 +396,7 @@ test.describe('jupyter_get_cells', () => {
     const cells = Array.from({ length: 130 }, (_, i) =>
       i % 3 === 2 ? rawCell(`n${i}`, `raw ${i}`) : codeCell(`n${i}`, `n = ${i}`)
     );
-    const path = await jupyter.createNotebook(
-      'many.ipynb',
-      notebookContent(cells)
-    );
+    const path = await jupyter.createNotebook('many.ipynb', notebookOf(cells));
     await agent.waitForTools(TOOLS);
     const read = async (args: Record<string, unknown>) =>
       (
@@ -438,7 +435,7 @@ test.describe('jupyter_get_cells', () => {
     const notes = await jupyter.createFile('notes.txt', 'not a notebook');
     const secret = await jupyter.createNotebook(
       'secret.ipynb',
-      notebookContent([codeCell('s', 'hidden = True')], {
+      notebookOf([codeCell('s', 'hidden = True')], {
         jupyterlite_webmcp: { version: 1, notebookAccess: 'none' }
       })
     );

@@ -8,7 +8,8 @@
 import { expect, test } from '../fixtures';
 import type { Agent } from '../agent';
 import type { Human } from '../human';
-import { type JupyterApp, codeCell, notebookContent } from '../jupyter';
+import type { JupyterApp } from '../jupyter';
+import { codeCell, notebookOf } from '../notebook-content';
 
 interface INotebookInfo {
   path: string;
@@ -313,7 +314,7 @@ test.describe('jupyter_insert_cell', () => {
     await jupyter.open();
     const path = await jupyter.createNotebook(
       'one.ipynb',
-      notebookContent([codeCell('only', 'x = 1')])
+      notebookOf([codeCell('only', 'x = 1')])
     );
     await openForAgent(jupyter, human, agent, path);
     const hash = (await hashes(agent)).only;
@@ -413,13 +414,13 @@ test.describe('jupyter_insert_cell', () => {
     const missing = jupyter.path('missing.ipynb');
     const hidden = await jupyter.createNotebook(
       'hidden.ipynb',
-      notebookContent([codeCell('h', 'h = 1')], {
+      notebookOf([codeCell('h', 'h = 1')], {
         jupyterlite_webmcp: { version: 1, notebookAccess: 'none' }
       })
     );
     const readOnly = await jupyter.createNotebook(
       'read-only.ipynb',
-      notebookContent([codeCell('r', 'r = 1')], {
+      notebookOf([codeCell('r', 'r = 1')], {
         jupyterlite_webmcp: { version: 1, notebookAccess: 'read' }
       })
     );
@@ -492,7 +493,7 @@ test.describe('jupyter_insert_cell', () => {
     const mine = await jupyter.addFixture('cells-basic.ipynb', 'mine.ipynb');
     const other = await jupyter.createNotebook(
       'other.ipynb',
-      notebookContent([codeCell('b1', 'y = 2'), codeCell('b2', 'z = 3')])
+      notebookOf([codeCell('b1', 'y = 2'), codeCell('b2', 'z = 3')])
     );
     await openForAgent(jupyter, human, agent, mine);
     await human.selectCells(2);
@@ -910,10 +911,7 @@ test.describe('a 2,000-cell notebook', () => {
     agent
   }) => {
     await jupyter.open();
-    const path = await jupyter.createNotebook(
-      'large.ipynb',
-      notebookContent(cells)
-    );
+    const path = await jupyter.createNotebook('large.ipynb', notebookOf(cells));
     // the windowing meant for large notebooks: only cells in view are in the DOM
     await human.setSetting(
       '@jupyterlab/notebook-extension:tracker',
@@ -992,10 +990,7 @@ test.describe('a 2,000-cell notebook', () => {
     agent
   }) => {
     await jupyter.open();
-    const path = await jupyter.createNotebook(
-      'large.ipynb',
-      notebookContent(cells)
-    );
+    const path = await jupyter.createNotebook('large.ipynb', notebookOf(cells));
     await openForAgent(jupyter, human, agent, path);
     expect((await jupyter.notebookView()).windowingMode).toBe(
       'contentVisibility'
