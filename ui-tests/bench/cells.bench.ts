@@ -24,6 +24,7 @@ import {
   closeNotebook,
   createNotebook,
   measureCalls,
+  measureHumanEdit,
   measureUpdate,
   openNotebook,
   registerNoop,
@@ -35,7 +36,9 @@ import {
 import {
   EMPTY_TOOL,
   GOAL_RATIO,
+  isReference,
   latencyTable,
+  overheadTable,
   scaling,
   scalingTable,
   summarize,
@@ -43,6 +46,13 @@ import {
 } from './stats';
 
 const REPO = path.resolve(__dirname, '..', '..');
+
+/**
+ * The same edit made on the shared model directly: JupyterLab's own cost of
+ * an edit at each size, the floor under jupyter_update_cell.
+ */
+const HUMAN_EDIT = 'reference: the same edit by the human (no tool)';
+const UPDATE = 'jupyter_update_cell (hash from the last result)';
 const RESULTS = path.join(REPO, '.bench', 'results.md');
 
 const SIZES = (process.env.BENCH_SIZES ?? '50,1000,5000')
@@ -127,10 +137,17 @@ test('cell tools: latency by notebook size', async ({ page, browser }) => {
       const cellId = `cell-${String(middle).padStart(5, '0')}`;
       const update = await measureUpdate(page, notebookPath, cellId);
       samples.push({
-        scenario: 'jupyter_update_cell (hash from the last result)',
+        scenario: UPDATE,
         notebookCells: size,
         times: update.times,
         resultBytes: update.resultBytes
+      });
+      const human = await measureHumanEdit(page, notebookPath, cellId);
+      samples.push({
+        scenario: HUMAN_EDIT,
+        notebookCells: size,
+        times: human.times,
+        resultBytes: human.resultBytes
       });
 
       await closeNotebook(page, notebookPath);
@@ -141,7 +158,7 @@ test('cell tools: latency by notebook size', async ({ page, browser }) => {
 
   const rows = summarize(samples);
   const scalings = scaling(rows, SIZES);
-  const missed = scalings.filter(s => s.scenario !== EMPTY_TOOL && !s.met);
+  const missed = scalings.filter(s => !isReference(s.scenario) && !s.met);
   const report = [
     '# Benchmark: cell tool latency',
     '',
@@ -159,6 +176,14 @@ test('cell tools: latency by notebook size', async ({ page, browser }) => {
     `## Scaling (goal: the largest notebook at most ${GOAL_RATIO}× the smallest; informational)`,
     '',
     scalingTable(scalings, SIZES),
+    '',
+    '## jupyter_update_cell against the same edit made by hand',
+    '',
+    'What the tool adds to what JupyterLab spends on the edit itself (the',
+    "reference row: the same source replacements on the notebook's shared",
+    'model, as a human or collaborator edit lands):',
+    '',
+    overheadTable(rows, SIZES, UPDATE, HUMAN_EDIT),
     '',
     `Notebooks (windowing mode ${WINDOWING}): ` +
       openings

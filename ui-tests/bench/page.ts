@@ -484,3 +484,58 @@ export async function measureUpdate(
     ] as const
   );
 }
+
+/**
+ * The reference for `measureUpdate`: the same source replacements made
+ * directly on the open notebook's shared model, the way a human's or a
+ * collaborator's edit lands, timed synchronously (JupyterLab's listeners
+ * and the editor's update run inside `setSource`). What an edit costs
+ * JupyterLab itself on a notebook of this size; `jupyter_update_cell` can
+ * only add to it.
+ */
+export async function measureHumanEdit(
+  page: Page,
+  notebookPath: string,
+  cellId: string,
+  options: IRepetitions = {}
+): Promise<IMeasured> {
+  return page.evaluate(
+    async ([target, id, warmups, reps]) => {
+      const app = (window as unknown as IBenchWindow).jupyterapp;
+      const panel = [...(app?.shell.widgets('main') ?? [])].find(
+        widget => (widget as NotebookPanel).context?.path === target
+      ) as NotebookPanel | undefined;
+      const cell = panel?.content.model?.sharedModel.cells.find(
+        c => c.id === id
+      );
+      if (!cell) {
+        throw new Error(`no open cell ${id} in ${target}`);
+      }
+      const sources = [
+        'result = compute(alpha=0.5)\nresult',
+        'result = compute(alpha=0.6)\nresult'
+      ];
+      const frame = () =>
+        new Promise<void>(resolve =>
+          requestAnimationFrame(() => setTimeout(resolve, 0))
+        );
+      const times: number[] = [];
+      for (let i = 0; i < warmups + reps; i++) {
+        await frame();
+        const start = performance.now();
+        cell.setSource(sources[i % 2]);
+        const elapsed = performance.now() - start;
+        if (i >= warmups) {
+          times.push(elapsed);
+        }
+      }
+      return { times, resultBytes: 0, last: null };
+    },
+    [
+      notebookPath,
+      cellId,
+      options.warmups ?? WARMUPS,
+      options.reps ?? REPS
+    ] as const
+  );
+}

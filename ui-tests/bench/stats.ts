@@ -27,6 +27,11 @@ export interface IRow extends ISample {
 /** The name of the baseline scenario. */
 export const EMPTY_TOOL = 'empty registered tool (baseline)';
 
+/** Scenarios that are not a tool call but a yardstick for one. */
+export function isReference(scenario: string): boolean {
+  return scenario === EMPTY_TOOL || scenario.startsWith('reference:');
+}
+
 /** The ratio the 5,000-cell latency may reach over the small notebook's. */
 export const GOAL_RATIO = 1.5;
 
@@ -155,7 +160,41 @@ export function scalingTable(scalings: IScaling[], sizes: number[]): string {
         return value === undefined ? 'n/a' : ms(value);
       }),
       `${times(s.ratio)} (${count(s.largest)} / ${count(s.base)})`,
-      s.scenario === EMPTY_TOOL ? '(baseline)' : s.met ? 'met' : 'missed'
+      s.scenario === EMPTY_TOOL
+        ? '(baseline)'
+        : isReference(s.scenario)
+          ? '(reference)'
+          : s.met
+            ? 'met'
+            : 'missed'
     ])
+  );
+}
+
+/**
+ * Per notebook size: a scenario's median, a reference's median, and what
+ * the scenario adds to the reference.
+ */
+export function overheadTable(
+  rows: IRow[],
+  sizes: number[],
+  scenario: string,
+  reference: string
+): string {
+  const medianOf = (name: string, size: number) =>
+    rows.find(row => row.scenario === name && row.notebookCells === size)
+      ?.median;
+  return table(
+    ['notebook cells', 'tool median ms', 'reference median ms', 'added ms'],
+    sizes.map(size => {
+      const tool = medianOf(scenario, size);
+      const base = medianOf(reference, size);
+      return [
+        count(size),
+        tool === undefined ? 'n/a' : ms(tool),
+        base === undefined ? 'n/a' : ms(base),
+        tool === undefined || base === undefined ? 'n/a' : ms(tool - base)
+      ];
+    })
   );
 }
