@@ -201,18 +201,6 @@ function project(
   };
 }
 
-/**
- * Suites whose subject is the same in every app (the live shared model,
- * windowing, outputs): they run in JupyterLab only, so the whole run fits in
- * CI's 30 minutes on 2 cores. Every other suite runs in all three apps.
- */
-const LAB_ONLY = [
-  /cells-write\.spec\.ts$/,
-  /cells-focus-save-export\.spec\.ts$/,
-  /cells-outputs\.spec\.ts$/,
-  /output-selection\.spec\.ts$/
-];
-
 export default defineConfig<IAppOptions>({
   testDir: './tests',
   outputDir: './test-results',
@@ -237,17 +225,12 @@ export default defineConfig<IAppOptions>({
   },
   projects: [
     project('lab', { appKind: 'lab' }),
-    project(
-      'notebook',
-      { appKind: 'notebook' },
-      { testIgnore: [/mcp-client.*\.spec\.ts$/, ...LAB_ONLY] }
-    ),
+    project('notebook', { appKind: 'notebook' }),
     // JupyterLite boots Pyodide in the page (15-40 s per notebook on 2 cores)
     project(
       'lite',
       { appKind: 'lite' },
       {
-        testIgnore: [/mcp-client.*\.spec\.ts$/, ...LAB_ONLY],
         timeout: 180_000,
         expect: { timeout: 20_000 },
         // Pyodide's kernel now and then never comes up under load (no error,

@@ -98,16 +98,11 @@ test.describe('jupyter_get_cells', () => {
   }) => {
     await jupyter.open();
     const path = await jupyter.addFixture('cells-basic.ipynb');
-    if (jupyter.kind === 'lite') {
-      // (Pyodide boots too slowly to wait for)
-      await openForAgent(jupyter, human, agent, path);
-    } else {
-      // A kernel that starts writes its language into the notebook's
-      // metadata, which makes it dirty: up first, and saved, so the edits
-      // below are the only unsaved ones.
-      await openForAgent(jupyter, human, agent, path, true);
-      await human.save();
-    }
+    // A kernel that starts writes its language into the notebook's metadata,
+    // which makes it dirty: up first (Pyodide too), and saved, so the edits
+    // below are the only unsaved ones.
+    await openForAgent(jupyter, human, agent, path, true);
+    await human.save();
 
     const all = await agent.call<ICells>('jupyter_get_cells');
     expect(all.isError).toBe(false);
