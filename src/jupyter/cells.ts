@@ -223,11 +223,9 @@ export function selectCells(
     }
   };
   if (selector.cellIds) {
-    const indexes = new Map<string, number>();
-    cells.forEach((cell, index) => indexes.set(cell.id, index));
     const found = selector.cellIds.map(cellId => {
-      const index = indexes.get(cellId);
-      if (index === undefined) {
+      const index = cellIndexOf(model, cellId);
+      if (index < 0) {
         throw cellNotFoundError(cellId);
       }
       assertCellAccessible(
