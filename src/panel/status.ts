@@ -57,7 +57,13 @@ export function statusText(
 }
 
 /**
- * The status-bar widget, re-rendered on every registry change.
+ * The status-bar widget. It re-renders at the next animation frame after a
+ * registry change, never inside a tool call: Chromium's WebMCP settles the
+ * page's layout before it hands a result back, so a text change made during
+ * the call costs a full layout of the page (about 60 ms with a fully
+ * rendered 5,000-cell notebook, against 1 ms for a call that changes
+ * nothing). A call that ends before the next frame changes nothing on
+ * screen; a longer one shows as running from the next frame on.
  */
 export class WebMcpStatus extends Widget {
   constructor(
@@ -67,24 +73,47 @@ export class WebMcpStatus extends Widget {
     super();
     this.addClass('jp-WebMcpStatus');
     this.node.setAttribute('role', 'status');
-    this._registry.statusChanged.connect(this._update, this);
-    this._registry.callChanged.connect(this._update, this);
-    this._update();
+    this._registry.statusChanged.connect(this._schedule, this);
+    this._registry.callChanged.connect(this._schedule, this);
+    this._render();
   }
 
   dispose(): void {
     if (this.isDisposed) {
       return;
     }
-    this._registry.statusChanged.disconnect(this._update, this);
-    this._registry.callChanged.disconnect(this._update, this);
+    if (this._frame) {
+      cancelAnimationFrame(this._frame);
+      this._frame = 0;
+    }
+    this._registry.statusChanged.disconnect(this._schedule, this);
+    this._registry.callChanged.disconnect(this._schedule, this);
     super.dispose();
   }
 
-  private _update(): void {
-    const { text, title } = statusText(this._registry, this._translator);
-    this.node.textContent = text;
-    this.node.title = title;
-    this.toggleClass('jp-mod-active', this._registry.activeCalls.length > 0);
+  private _schedule(): void {
+    if (!this._frame) {
+      this._frame = requestAnimationFrame(() => {
+        this._frame = 0;
+        this._render();
+      });
+    }
   }
+
+  /** Write the current state, touching only what differs from the DOM. */
+  private _render(): void {
+    const { text, title } = statusText(this._registry, this._translator);
+    if (this.node.textContent !== text) {
+      this.node.textContent = text;
+    }
+    if (this.node.title !== title) {
+      this.node.title = title;
+    }
+    const active = this._registry.activeCalls.length > 0;
+    if (this.hasClass('jp-mod-active') !== active) {
+      this.toggleClass('jp-mod-active', active);
+    }
+  }
+
+  private _frame = 0;
 }
