@@ -57,13 +57,20 @@ export function statusText(
 }
 
 /**
- * The status-bar widget. It re-renders at the next animation frame after a
- * registry change, never inside a tool call: Chromium's WebMCP settles the
- * page's layout before it hands a result back, so a text change made during
- * the call costs a full layout of the page (about 60 ms with a fully
- * rendered 5,000-cell notebook, against 1 ms for a call that changes
- * nothing). A call that ends before the next frame changes nothing on
- * screen; a longer one shows as running from the next frame on.
+ * How long a call runs before the item shows it as running: long enough that
+ * a quick call never touches the page, short enough to read as immediate.
+ */
+export const RUNNING_DELAY_MS = 150;
+
+/**
+ * The status-bar widget. It never writes to the page while a quick tool call
+ * is in flight: any change to the page schedules a rendering frame, and
+ * Chromium runs that frame before it hands the call's result back, so a
+ * status update inside the call made every call pay a frame of the whole
+ * page (about 30 ms with a fully rendered 5,000-cell notebook, against 1 ms
+ * for a call that leaves the page alone). A call shows as running once it
+ * has lasted RUNNING_DELAY_MS; every other change is rendered on a timer
+ * right after the current task. Only what differs from the page is written.
  */
 export class WebMcpStatus extends Widget {
   constructor(
@@ -82,38 +89,63 @@ export class WebMcpStatus extends Widget {
     if (this.isDisposed) {
       return;
     }
-    if (this._frame) {
-      cancelAnimationFrame(this._frame);
-      this._frame = 0;
-    }
+    this._cancel();
     this._registry.statusChanged.disconnect(this._schedule, this);
     this._registry.callChanged.disconnect(this._schedule, this);
     super.dispose();
   }
 
+  private _state(): { text: string; title: string; active: boolean } {
+    return {
+      ...statusText(this._registry, this._translator),
+      active: this._registry.activeCalls.length > 0
+    };
+  }
+
   private _schedule(): void {
-    if (!this._frame) {
-      this._frame = requestAnimationFrame(() => {
-        this._frame = 0;
-        this._render();
-      });
+    const next = this._state();
+    const node = this.node;
+    const shown = node.textContent === next.text && node.title === next.title;
+    if (shown && this.hasClass('jp-mod-active') === next.active) {
+      // e.g. a call that ended before it was shown: nothing to do
+      this._cancel();
+      return;
+    }
+    // a call just started (and nothing else changed): show it only if it lasts
+    const delay =
+      next.active && !this.hasClass('jp-mod-active') ? RUNNING_DELAY_MS : 0;
+    if (this._timer !== null && delay >= this._timerDelay) {
+      return;
+    }
+    this._cancel();
+    this._timerDelay = delay;
+    this._timer = setTimeout(() => {
+      this._timer = null;
+      this._render();
+    }, delay);
+  }
+
+  private _cancel(): void {
+    if (this._timer !== null) {
+      clearTimeout(this._timer);
+      this._timer = null;
     }
   }
 
-  /** Write the current state, touching only what differs from the DOM. */
+  /** Write the current state, touching only what differs from the page. */
   private _render(): void {
-    const { text, title } = statusText(this._registry, this._translator);
+    const { text, title, active } = this._state();
     if (this.node.textContent !== text) {
       this.node.textContent = text;
     }
     if (this.node.title !== title) {
       this.node.title = title;
     }
-    const active = this._registry.activeCalls.length > 0;
     if (this.hasClass('jp-mod-active') !== active) {
       this.toggleClass('jp-mod-active', active);
     }
   }
 
-  private _frame = 0;
+  private _timer: ReturnType<typeof setTimeout> | null = null;
+  private _timerDelay = 0;
 }

@@ -1,7 +1,7 @@
 import { Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 
-import { WebMcpStatus } from '../../src/panel/status';
+import { RUNNING_DELAY_MS, WebMcpStatus } from '../../src/panel/status';
 import {
   type IRegistrationStatus,
   type IToolCall,
@@ -40,23 +40,9 @@ describe('WebMcpStatus', () => {
   let item: WebMcpStatus;
   let mutations: MutationRecord[];
   let observer: MutationObserver;
-  let frames: FrameRequestCallback[];
-
-  /** Run the animation frames requested so far. */
-  const runFrames = () => {
-    const due = frames;
-    frames = [];
-    due.forEach(callback => callback(performance.now()));
-  };
 
   beforeEach(() => {
-    frames = [];
-    jest
-      .spyOn(window, 'requestAnimationFrame')
-      .mockImplementation(callback => frames.push(callback));
-    jest.spyOn(window, 'cancelAnimationFrame').mockImplementation(() => {
-      frames = [];
-    });
+    jest.useFakeTimers();
     registry = new FakeRegistry();
     item = new WebMcpStatus(registry);
     Widget.attach(item, document.body);
@@ -73,7 +59,7 @@ describe('WebMcpStatus', () => {
   afterEach(() => {
     observer.disconnect();
     item.dispose();
-    jest.restoreAllMocks();
+    jest.useRealTimers();
   });
 
   /** The mutations recorded so far (delivered as a microtask). */
@@ -87,52 +73,57 @@ describe('WebMcpStatus', () => {
     expect(item.node.getAttribute('role')).toBe('status');
   });
 
-  it('changes nothing on the page for a call that ends before the next frame', async () => {
+  it('changes nothing on the page for a quick call, and asks for no frame', async () => {
+    const frame = jest.spyOn(window, 'requestAnimationFrame');
     const call = registry.start('jupyter_get_cells');
+    jest.advanceTimersByTime(RUNNING_DELAY_MS - 1);
     registry.end(call);
+    jest.runOnlyPendingTimers();
     expect(await recorded()).toEqual([]);
-    runFrames();
-    expect(await recorded()).toEqual([]);
+    expect(frame).not.toHaveBeenCalled();
+    expect(jest.getTimerCount()).toBe(0);
     expect(item.node.textContent).toBe('WebMCP: 2 tools');
+    frame.mockRestore();
   });
 
-  it('shows a longer call as running from the next frame on, then idle again', async () => {
+  it('shows a call as running once it lasts, then idle again', async () => {
     const call = registry.start('jupyter_run_cells');
+    jest.advanceTimersByTime(RUNNING_DELAY_MS - 1);
     expect(item.node.textContent).toBe('WebMCP: 2 tools');
     expect(await recorded()).toEqual([]);
-    runFrames();
+    jest.advanceTimersByTime(1);
     expect(item.node.textContent).toBe('WebMCP: running jupyter_run_cells');
     expect(item.hasClass('jp-mod-active')).toBe(true);
     registry.end(call);
-    runFrames();
+    // the end of a call that was shown is not held back
+    jest.advanceTimersByTime(0);
     expect(item.node.textContent).toBe('WebMCP: 2 tools');
     expect(item.hasClass('jp-mod-active')).toBe(false);
   });
 
-  it('renders many changes within one frame once', () => {
-    for (let i = 0; i < 5; i++) {
-      registry.end(registry.start(`tool_${i}`));
-    }
+  it('shows the latest of overlapping calls, rendering once', () => {
+    const first = registry.start('jupyter_get_cells');
     registry.start('jupyter_run_cells');
-    expect(frames).toHaveLength(1);
-    runFrames();
+    registry.end(first);
+    expect(jest.getTimerCount()).toBe(1);
+    jest.advanceTimersByTime(RUNNING_DELAY_MS);
     expect(item.node.textContent).toBe('WebMCP: running jupyter_run_cells');
   });
 
-  it('follows a registration change, and stops listening when disposed', () => {
+  it('follows a registration change at once, and stops listening when disposed', () => {
     registry.status = {
       ...registry.status,
       failed: [{ name: 'jupyter_get_cells', reason: 'refused' }],
       registered: ['jupyter_get_context']
     } as unknown as IRegistrationStatus;
     registry.statusChanged.emit(registry.status);
-    runFrames();
+    jest.advanceTimersByTime(0);
     expect(item.node.textContent).toBe('WebMCP: 1 of 2 tools');
     expect(item.node.title).toContain(
       'Could not register jupyter_get_cells: refused'
     );
     item.dispose();
     registry.start('jupyter_run_cells');
-    expect(frames).toHaveLength(0);
+    expect(jest.getTimerCount()).toBe(0);
   });
 });
