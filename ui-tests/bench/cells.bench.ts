@@ -6,8 +6,8 @@
  *
  * Informational only: nothing here fails on a timing (the machines are
  * shared and noisy). The test fails only when a call itself fails. The
- * table is printed and written to .bench/results.md; docs/benchmarks.md
- * explains how to read it.
+ * table is printed and written to .bench/results-<windowing mode>.md;
+ * docs/benchmarks.md explains how to read it.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -53,7 +53,6 @@ const REPO = path.resolve(__dirname, '..', '..');
  */
 const HUMAN_EDIT = 'reference: the same edit by the human (no tool)';
 const UPDATE = 'jupyter_update_cell (hash from the last result)';
-const RESULTS = path.join(REPO, '.bench', 'results.md');
 
 const SIZES = (process.env.BENCH_SIZES ?? '50,1000,5000')
   .split(',')
@@ -65,6 +64,9 @@ const SIZES = (process.env.BENCH_SIZES ?? '50,1000,5000')
  * is still building many minutes later (see docs/benchmarks.md).
  */
 const WINDOWING = (process.env.BENCH_WINDOWING ?? 'none') as WindowingMode;
+
+/** One table per windowing mode. */
+const RESULTS = path.join(REPO, '.bench', `results-${WINDOWING}.md`);
 
 /** The payload of jupyter_get_cells, as far as the checks need it. */
 interface ICellsPayload {
