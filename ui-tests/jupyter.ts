@@ -377,9 +377,14 @@ export class JupyterApp {
     return this.mainArea();
   }
 
-  /** The sessions (notebooks with a kernel) the app knows of, refreshed. */
+  /**
+   * The sessions (notebooks with a kernel) of this test's directory the app
+   * knows of, refreshed. Tests running beside it on the same server have
+   * their own.
+   */
   async sessions(): Promise<ISessionInfo[]> {
-    return this.page.evaluate(() => window.uiTests.sessions());
+    const all = await this.page.evaluate(() => window.uiTests.sessions());
+    return all.filter(session => session.path.startsWith(`${this.dir}/`));
   }
 
   /** Starts recording what a notebook's kernel is sent (see `kernelMessages`). */

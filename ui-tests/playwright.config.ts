@@ -207,10 +207,12 @@ export default defineConfig<IAppOptions>({
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // two browsers beside the servers and kernels is what 2 cores take well
+  // The tests mostly wait (kernels, Pyodide, the apps starting): a whole run
+  // used about a fifth of 2 cores with two workers, so three overlap more of
+  // that waiting.
   workers: process.env.UI_TESTS_WORKERS
     ? Number(process.env.UI_TESTS_WORKERS)
-    : 2,
+    : 3,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['./summary-reporter.ts']],
