@@ -207,12 +207,11 @@ export default defineConfig<IAppOptions>({
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // The tests mostly wait (kernels, Pyodide, the apps starting): a whole run
-  // used about a fifth of 2 cores with two workers, so three overlap more of
-  // that waiting.
+  // two browsers beside the servers and kernels keep 2 cores busy (a third
+  // worker measured 99% busy at a load of 8-11: no faster, more timeouts)
   workers: process.env.UI_TESTS_WORKERS
     ? Number(process.env.UI_TESTS_WORKERS)
-    : 3,
+    : 2,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['./summary-reporter.ts']],
