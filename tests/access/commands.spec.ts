@@ -14,25 +14,9 @@ import { Widget } from '@lumino/widgets';
 import type * as CommandsModule from '../../src/access/commands';
 import { ACCESS_METADATA_KEY, type AgentAccess } from '../../src/access/model';
 import { FakeBus, FakeContents } from './fakes';
+import { silenceKnownWarnings } from '../quiet';
 
-// Yjs warns while @jupyter/ydoc builds cells; jsdom has no Clipboard API.
-const consoleWarn = console.warn;
-const quiet = jest
-  .spyOn(console, 'warn')
-  .mockImplementation((...args: unknown[]) => {
-    const text = String(args[0]);
-    if (
-      !text.startsWith('Invalid access: Add Yjs type') &&
-      !text.startsWith('[yjs#509] Not same Y.Doc') &&
-      !text.startsWith('Clipboard API not available')
-    ) {
-      consoleWarn(...args);
-    }
-  });
-
-afterAll(() => {
-  quiet.mockRestore();
-});
+silenceKnownWarnings();
 
 // Loaded once the console is quieted: @jupyterlab/apputils warns on import.
 const {

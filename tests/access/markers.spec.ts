@@ -15,24 +15,9 @@ import {
   markerState
 } from '../../src/access/markers';
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
+import { silenceKnownWarnings } from '../quiet';
 
-const consoleWarn = console.warn;
-const quiet = jest
-  .spyOn(console, 'warn')
-  .mockImplementation((...args: unknown[]) => {
-    const text = String(args[0]);
-    if (
-      !text.startsWith('Invalid access: Add Yjs type') &&
-      !text.startsWith('[yjs#509] Not same Y.Doc') &&
-      !text.startsWith('Clipboard API not available')
-    ) {
-      consoleWarn(...args);
-    }
-  });
-
-afterAll(() => {
-  quiet.mockRestore();
-});
+silenceKnownWarnings();
 
 const { NBTestUtils } = jest.requireActual<{
   NBTestUtils: typeof NBTestUtilsType;

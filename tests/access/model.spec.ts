@@ -15,6 +15,9 @@ import {
   withNotebookAccess
 } from '../../src/access/model';
 import { LIMITS } from '../../src/limits';
+import { silenceKnownWarnings } from '../quiet';
+
+silenceKnownWarnings();
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 

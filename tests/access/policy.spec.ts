@@ -19,6 +19,9 @@ import {
   partitionVisible
 } from '../../src/access/policy';
 import { normalizeError, ToolError } from '../../src/jupyter/errors';
+import { silenceKnownWarnings } from '../quiet';
+
+silenceKnownWarnings();
 
 /** What a call that throws reduces to, as an agent receives it. */
 function thrownBy(call: () => void): string {

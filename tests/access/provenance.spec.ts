@@ -7,6 +7,9 @@ import {
   ProvenanceRecorder,
   recordAgentAction
 } from '../../src/access/provenance';
+import { silenceKnownWarnings } from '../quiet';
+
+silenceKnownWarnings();
 
 const KEY = 'jupyterlite_webmcp';
 

@@ -6,7 +6,7 @@ import {
 } from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
 
-import { ACCESS_METADATA_KEY, type AgentAccess } from '../../src/access/model';
+import { ACCESS_METADATA_KEY } from '../../src/access/model';
 import {
   cellAccess,
   cellHash,
@@ -26,6 +26,8 @@ import { type NotebookResolver } from '../../src/jupyter/notebook';
 import { serializeOutputs } from '../../src/jupyter/outputs';
 import { TRUNCATION_MARKER } from '../../src/jupyter/text';
 import { LIMITS } from '../../src/limits';
+import { silenceKnownWarnings } from '../quiet';
+import { code, markdown, setAccess } from './ymodel';
 
 /** UTF-8 bytes, measured independently of the module under test. */
 const bytes = (text: string): number => new TextEncoder().encode(text).length;
@@ -36,25 +38,7 @@ const SOURCE_ONLY = { includeSource: true, includeOutputs: false };
 
 let notebook: YNotebook;
 
-// Yjs warns once per new cell ("Invalid access: Add Yjs type to a document
-// before reading data") while @jupyter/ydoc builds it; printing hundreds of
-// them with stack traces makes the large notebooks here slow to build.
-const consoleWarn = console.warn;
-let quiet: jest.SpyInstance;
-
-beforeAll(() => {
-  quiet = jest
-    .spyOn(console, 'warn')
-    .mockImplementation((...args: unknown[]) => {
-      if (!String(args[0]).startsWith('Invalid access: Add Yjs type')) {
-        consoleWarn(...args);
-      }
-    });
-});
-
-afterAll(() => {
-  quiet.mockRestore();
-});
+silenceKnownWarnings();
 
 beforeEach(() => {
   notebook = YNotebook.create();
@@ -67,18 +51,6 @@ afterEach(() => {
 /** Append cells to the test notebook and return them. */
 function add(...cells: SharedCell.Cell[]): ISharedCell[] {
   return notebook.insertCells(notebook.cells.length, cells);
-}
-
-function code(id: string, source = `x = "${id}"`): SharedCell.Cell {
-  return { id, cell_type: 'code', source, metadata: {} };
-}
-
-function markdown(id: string, source = `# ${id}`): SharedCell.Cell {
-  return { id, cell_type: 'markdown', source, metadata: {} };
-}
-
-function setAccess(cell: ISharedCell, access: AgentAccess): void {
-  cell.setMetadata(ACCESS_METADATA_KEY, { version: 1, access });
 }
 
 /** The normalized error a failed call gives, as JSON. */

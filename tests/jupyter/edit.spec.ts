@@ -25,31 +25,11 @@ import { sourceHash } from '../../src/jupyter/hash';
 import { NotebookResolver } from '../../src/jupyter/notebook';
 import { TRUNCATION_MARKER } from '../../src/jupyter/text';
 import { LIMITS } from '../../src/limits';
+import { silenceKnownWarnings } from '../quiet';
 
 const WRITE_MAX = LIMITS.MAX_CELL_SOURCE_WRITE_BYTES;
 
-// Yjs warns once per new cell ("Invalid access: Add Yjs type to a document
-// before reading data") and, with per-cell undo, "[yjs#509] Not same Y.Doc"
-// while @jupyter/ydoc builds it; JupyterLab's clipboard warns about a missing
-// Clipboard API in jsdom. Noise, not findings.
-// Installed at once, not in beforeAll: the panel kit loads with the module.
-const consoleWarn = console.warn;
-const quiet = jest
-  .spyOn(console, 'warn')
-  .mockImplementation((...args: unknown[]) => {
-    const text = String(args[0]);
-    if (
-      !text.startsWith('Invalid access: Add Yjs type') &&
-      !text.startsWith('[yjs#509] Not same Y.Doc') &&
-      !text.startsWith('Clipboard API not available')
-    ) {
-      consoleWarn(...args);
-    }
-  });
-
-afterAll(() => {
-  quiet.mockRestore();
-});
+silenceKnownWarnings();
 
 /** The normalized error a call gives. */
 async function failure(

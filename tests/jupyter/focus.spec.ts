@@ -5,6 +5,9 @@ import { Widget } from '@lumino/widgets';
 
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
 import { focusContext } from '../../src/jupyter/focus';
+import { silenceKnownWarnings } from '../quiet';
+
+silenceKnownWarnings();
 
 function code(
   id: string,

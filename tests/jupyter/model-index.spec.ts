@@ -1,31 +1,16 @@
 import { YNotebook, type ISharedCell, type SharedCell } from '@jupyter/ydoc';
 
-import { ACCESS_METADATA_KEY, type AgentAccess } from '../../src/access/model';
+import { ACCESS_METADATA_KEY } from '../../src/access/model';
 import { recordAgentAction } from '../../src/access/provenance';
 import { cellHash, isCellVisible } from '../../src/jupyter/cell-cache';
 import * as hash from '../../src/jupyter/hash';
 import { cellIndexOf, notebookRevision } from '../../src/jupyter/model-index';
+import { silenceKnownWarnings } from '../quiet';
+import { code, markdown, setAccess } from './ymodel';
 
 let notebook: YNotebook;
 
-// Yjs warns once per new cell while @jupyter/ydoc builds it (see
-// cells.spec.ts); the large notebooks here would print hundreds.
-const consoleWarn = console.warn;
-let quiet: jest.SpyInstance;
-
-beforeAll(() => {
-  quiet = jest
-    .spyOn(console, 'warn')
-    .mockImplementation((...args: unknown[]) => {
-      if (!String(args[0]).startsWith('Invalid access: Add Yjs type')) {
-        consoleWarn(...args);
-      }
-    });
-});
-
-afterAll(() => {
-  quiet.mockRestore();
-});
+silenceKnownWarnings();
 
 beforeEach(() => {
   notebook = YNotebook.create();
@@ -40,20 +25,8 @@ function add(...cells: SharedCell.Cell[]): ISharedCell[] {
   return notebook.insertCells(notebook.cells.length, cells);
 }
 
-function code(id: string, source = `x = "${id}"`): SharedCell.Cell {
-  return { id, cell_type: 'code', source, metadata: {} };
-}
-
-function markdown(id: string, source = `# ${id}`): SharedCell.Cell {
-  return { id, cell_type: 'markdown', source, metadata: {} };
-}
-
 function many(count: number, prefix = 'c'): SharedCell.Cell[] {
   return Array.from({ length: count }, (_, i) => code(`${prefix}${i}`));
-}
-
-function setAccess(cell: ISharedCell, access: AgentAccess): void {
-  cell.setMetadata(ACCESS_METADATA_KEY, { version: 1, access });
 }
 
 /** The revision recomputed from scratch: the definition it must equal. */

@@ -10,6 +10,9 @@ import {
   withJoinedStreams
 } from '../../src/jupyter/outputs';
 import { TRUNCATION_MARKER } from '../../src/jupyter/text';
+import { silenceKnownWarnings } from '../quiet';
+
+silenceKnownWarnings();
 
 /** UTF-8 bytes, measured independently of the module under test. */
 const bytes = (text: string): number => new TextEncoder().encode(text).length;

@@ -14,6 +14,9 @@ import {
   TrackerStub,
   type ITestNotebook
 } from './notebook-dom';
+import { silenceKnownWarnings } from '../quiet';
+
+silenceKnownWarnings();
 
 function stream(text: string): nbformat.IStream {
   return { output_type: 'stream', name: 'stdout', text };

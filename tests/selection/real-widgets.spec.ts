@@ -12,6 +12,9 @@ import { ACCESS_METADATA_KEY } from '../../src/access/model';
 import { outputFingerprint } from '../../src/jupyter/outputs';
 import { OutputSelectionTracker } from '../../src/selection/capture';
 import { getOutputSelection } from '../../src/selection/tool';
+import { silenceKnownWarnings } from '../quiet';
+
+silenceKnownWarnings();
 
 function stream(text: string): nbformat.IStream {
   return { output_type: 'stream', name: 'stdout', text };

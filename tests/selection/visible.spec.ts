@@ -8,6 +8,9 @@ import {
   type IOutputSelectionRecord,
   type NotebookModelLookup
 } from '../../src/selection/visible';
+import { silenceKnownWarnings } from '../quiet';
+
+silenceKnownWarnings();
 
 const PATH = 'work/analysis.ipynb';
 
