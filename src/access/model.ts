@@ -14,7 +14,7 @@
  * only when `next !== current`, and it returns `undefined` when nothing is left
  * and the key should be deleted.
  */
-import type { PartialJSONObject } from '@lumino/coreutils';
+import { JSONExt, type PartialJSONObject } from '@lumino/coreutils';
 import { LIMITS } from '../limits';
 
 /** The cell and notebook metadata key; part of the file format. */
@@ -344,7 +344,10 @@ function finish(
         : ACCESS_METADATA_VERSION,
     ...next
   } as PartialJSONObject;
-  return jsonEqual(stored, result) ? (stored as PartialJSONObject) : result;
+  return isPlainObject(stored) &&
+    JSONExt.deepEqual(stored as PartialJSONObject, result)
+    ? (stored as PartialJSONObject)
+    : result;
 }
 
 function sanitizeHistory(value: unknown): IHistoryEntry[] {
@@ -425,31 +428,4 @@ function entryToJSON(entry: IHistoryEntry): PartialJSONObject {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Deep equality of JSON-like values; object key order does not matter. */
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) {
-    return true;
-  }
-  if (Array.isArray(a)) {
-    return (
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((item, i) => jsonEqual(item, b[i]))
-    );
-  }
-  if (!isPlainObject(a) || !isPlainObject(b)) {
-    return false;
-  }
-  const keys = Object.keys(a).filter(key => a[key] !== undefined);
-  const otherKeys = Object.keys(b).filter(key => b[key] !== undefined);
-  return (
-    keys.length === otherKeys.length &&
-    keys.every(
-      key =>
-        Object.prototype.hasOwnProperty.call(b, key) &&
-        jsonEqual(a[key], b[key])
-    )
-  );
 }

@@ -5,9 +5,10 @@
  *
  * A hidden (`none`) cell or notebook must be indistinguishable from one that
  * does not exist, so each "not found" error has exactly one constructor here,
- * used both by the lookup that finds nothing and by the guard that hides.
+ * used both by the lookup that finds nothing and by the guards that hide
+ * (`./guard`).
  */
-import { ToolError } from '../jupyter/errors';
+import { ToolError } from '../common/errors';
 import type { AgentAccess } from './model';
 
 /** What a call needs: to read, or to change (edit, delete, run, comment). */
@@ -35,22 +36,22 @@ export interface IVisiblePartition<T> {
 }
 
 /**
- * The decision for a cell: `none` is hidden whatever the intent; `read`
- * denies a write; everything else is allowed.
+ * The decision for a cell or a notebook (one three-state rule for both):
+ * `none` is hidden whatever the intent; `read` denies a write; `write`
+ * allows. Fails closed: a value outside the three (which the types forbid,
+ * but a caller may still pass at run time) is treated as `none`.
  */
-export function cellDecision(
+export function accessDecision(
   access: AgentAccess,
   intent: AccessIntent
 ): AccessDecision {
-  return decide(access, intent);
-}
-
-/** The decision for a notebook; the same three-state rule as for cells. */
-export function notebookDecision(
-  access: AgentAccess,
-  intent: AccessIntent
-): AccessDecision {
-  return decide(access, intent);
+  if (access === 'write') {
+    return 'allow';
+  }
+  if (access === 'read') {
+    return intent === 'read' ? 'allow' : 'denied';
+  }
+  return 'hidden';
 }
 
 /** The one error an unknown cell id gives, and so also a hidden cell. */
@@ -98,48 +99,6 @@ export function notebookAccessDeniedError(path: string): ToolError {
 }
 
 /**
- * The one guard every id-addressed cell operation goes through. A hidden
- * cell throws exactly what an unknown id throws (cellNotFoundError); a
- * read-only cell throws CELL_ACCESS_DENIED only for a write.
- */
-export function assertCellAccessible(
-  cell: IGuardedCell,
-  intent: AccessIntent
-): void {
-  switch (cellDecision(cell.access, intent)) {
-    case 'hidden':
-      throw cellNotFoundError(cell.id);
-    case 'denied':
-      throw cellAccessDeniedError(cell.id);
-    default:
-      return;
-  }
-}
-
-/**
- * The guard notebook resolution goes through. A hidden notebook throws
- * exactly what a missing one throws: NOTEBOOK_NOT_FOUND for the path when it
- * was addressed by path, NO_ACTIVE_NOTEBOOK when it was the current notebook.
- * A read-only notebook throws NOTEBOOK_ACCESS_DENIED only for a write.
- */
-export function assertNotebookAccessible(
-  notebook: IGuardedNotebook,
-  intent: AccessIntent,
-  addressedByPath: boolean
-): void {
-  switch (notebookDecision(notebook.access, intent)) {
-    case 'hidden':
-      throw addressedByPath
-        ? notebookNotFoundError(notebook.path)
-        : noActiveNotebookError();
-    case 'denied':
-      throw notebookAccessDeniedError(notebook.path);
-    default:
-      return;
-  }
-}
-
-/**
  * Split cells for a non-explicit read (a range, the focus state): hidden
  * cells are omitted and counted, so the agent never meets a silent gap. Order
  * is preserved; `read` and `write` cells are both visible.
@@ -151,25 +110,11 @@ export function partitionVisible<T>(
   const visible: T[] = [];
   let hiddenCount = 0;
   for (const cell of cells) {
-    if (decide(accessOf(cell), 'read') === 'hidden') {
+    if (accessDecision(accessOf(cell), 'read') === 'hidden') {
       hiddenCount++;
     } else {
       visible.push(cell);
     }
   }
   return { visible, hiddenCount };
-}
-
-/**
- * Fails closed: a value outside the three (which the types forbid, but a
- * caller may still pass at run time) is treated as `none`.
- */
-function decide(access: AgentAccess, intent: AccessIntent): AccessDecision {
-  if (access === 'write') {
-    return 'allow';
-  }
-  if (access === 'read') {
-    return intent === 'read' ? 'allow' : 'denied';
-  }
-  return 'hidden';
 }

@@ -10,7 +10,7 @@ import {
   readCellAccess,
   type AgentAccess
 } from '../access/model';
-import { sourceHash } from './hash';
+import { sourceHash } from '../common/hash';
 
 interface ICellCache {
   hash: string | null;

@@ -13,13 +13,10 @@ import {
 import type * as nbformat from '@jupyterlab/nbformat';
 
 import { ACCESS_METADATA_KEY, lastEdited, readHistory } from '../access/model';
-import {
-  assertCellAccessible,
-  cellNotFoundError,
-  type AccessIntent
-} from '../access/policy';
+import { assertCellAccessible } from '../access/guard';
+import { cellNotFoundError, type AccessIntent } from '../access/policy';
 import { LIMITS } from '../limits';
-import { ToolError } from './errors';
+import { ToolError } from '../common/errors';
 import { cellAccess, cellHash, isCellVisible } from './cell-cache';
 import { cellIndexOf } from './model-index';
 import {
@@ -28,7 +25,7 @@ import {
   type NotebookResolver
 } from './notebook';
 import { serializeOutputs, type ISerializedOutput } from './outputs';
-import { boundChars, boundUtf8 } from './text';
+import { boundChars, boundUtf8 } from '../common/text';
 
 /** One cell as a tool returns it (ICellSnapshot). */
 export interface ICellSnapshot {

@@ -10,7 +10,7 @@ import { type KernelSpec } from '@jupyterlab/services';
 
 import { LIMITS } from '../limits';
 import { type IJupyterEnvironment } from './environment';
-import { ToolError } from './errors';
+import { ToolError } from '../common/errors';
 import { kernelInfo, type IKernelInfo } from './kernel';
 import {
   notebookInfo,
@@ -19,7 +19,7 @@ import {
 } from './notebook';
 import { openInNewTab, type OpenedIn } from './open';
 import { isNotebookPath, joinPath, normalizePath } from './paths';
-import { utf8Length } from './text';
+import { utf8Length } from '../common/text';
 import { type NotebookVisibility } from './workspace';
 
 /** Arguments of `jupyter_create_notebook`. */

@@ -22,7 +22,7 @@ import {
   findCell,
   type ICellSnapshot
 } from './cells';
-import { ToolError } from './errors';
+import { ToolError } from '../common/errors';
 import { revealCell } from './navigate';
 import {
   notebookInfo,
@@ -30,7 +30,7 @@ import {
   type INotebookInfo,
   type NotebookResolver
 } from './notebook';
-import { utf8Length } from './text';
+import { utf8Length } from '../common/text';
 
 const CELL_TYPES = ['code', 'markdown', 'raw'] as const;
 type CellType = (typeof CELL_TYPES)[number];

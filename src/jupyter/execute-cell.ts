@@ -10,7 +10,7 @@ import { LIMITS } from '../limits';
 import { type KernelActivity } from './kernel-activity';
 import { outputSummary, serializeOutput } from './outputs';
 import { type ITarget } from './run-targets';
-import { boundChars } from './text';
+import { boundChars } from '../common/text';
 
 /** One target's outcome. */
 export interface ICellRunResult {

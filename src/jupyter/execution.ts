@@ -11,10 +11,10 @@
  */
 import { type CodeCell, type MarkdownCell } from '@jupyterlab/cells';
 
-import { assertNotebookAccessible } from '../access/policy';
+import { assertNotebookAccessible } from '../access/guard';
 import { recordAgentAction } from '../access/provenance';
 import { cellAccess } from './cell-cache';
-import { ToolError } from './errors';
+import { ToolError } from '../common/errors';
 import {
   executeCode,
   skipped,

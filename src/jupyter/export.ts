@@ -10,9 +10,9 @@
  */
 import type * as nbformat from '@jupyterlab/nbformat';
 import { LIMITS } from '../limits';
-import { jsonEscapedPrefix, jsonStringBytes } from './json';
+import { jsonEscapedPrefix, jsonStringBytes } from '../common/json';
 import { type ISerializedOutput, serializeOutput } from './outputs';
-import { TRUNCATION_MARKER } from './text';
+import { TRUNCATION_MARKER } from '../common/text';
 
 /** A cell as the export sees it; the caller has left out hidden cells. */
 export interface IExportCell {

@@ -9,7 +9,7 @@ import { type NotebookPanel } from '@jupyterlab/notebook';
 import { ACCESS_METADATA_KEY, readCellAccess } from '../access/model';
 import { partitionVisible } from '../access/policy';
 import { LIMITS } from '../limits';
-import { boundUtf8 } from './text';
+import { boundUtf8 } from '../common/text';
 
 /** A position in a cell's source, zero-based. */
 export interface IPosition {

@@ -5,7 +5,7 @@ import { type ISessionContext } from '@jupyterlab/apputils';
 import { type ISharedNotebook } from '@jupyter/ydoc';
 import { type Kernel } from '@jupyterlab/services';
 
-import { ToolError } from './errors';
+import { ToolError } from '../common/errors';
 import { type NotebookResolver } from './notebook';
 
 /** The statuses a tool reports; every kernel state maps to one of them. */

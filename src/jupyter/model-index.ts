@@ -23,7 +23,11 @@ import {
 
 import { ACCESS_METADATA_KEY, readCellAccess } from '../access/model';
 import { cellHash, isCellVisible } from './cell-cache';
-import { REVISION_CHUNK, chunkDigest, revisionFromChunks } from './hash';
+import {
+  REVISION_CHUNK,
+  chunkDigest,
+  revisionFromChunks
+} from '../common/hash';
 
 /** Consecutive visible cells whose ids and hashes are digested together. */
 interface IChunk {

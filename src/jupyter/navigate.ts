@@ -11,7 +11,7 @@ import { type Notebook, type NotebookPanel } from '@jupyterlab/notebook';
 
 import { findCell } from './cells';
 import { type IJupyterEnvironment } from './environment';
-import { ToolError } from './errors';
+import { ToolError } from '../common/errors';
 import { focusContext, type IFocusContext, type IPosition } from './focus';
 import {
   notebookInfo,

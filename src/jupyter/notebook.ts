@@ -16,15 +16,15 @@ import {
   readNotebookAccess,
   type AgentAccess
 } from '../access/model';
+import { assertNotebookAccessible } from '../access/guard';
 import {
-  assertNotebookAccessible,
   noActiveNotebookError,
   notebookNotFoundError,
   type AccessIntent
 } from '../access/policy';
 
 export type { AccessIntent } from '../access/policy';
-import { ToolError } from './errors';
+import { ToolError } from '../common/errors';
 import { notebookRevision } from './model-index';
 import { withJoinedStreams } from './outputs';
 import { basename, normalizePath } from './paths';

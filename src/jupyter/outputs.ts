@@ -1,18 +1,17 @@
 /**
  * Cell outputs as bounded plain JSON: the serializer `jupyter_get_cells`,
- * `jupyter_run_cells` and `jupyter_export_notebook` share, the one-line run
- * summary, and the content fingerprint of an output. Pure: no JupyterLab
- * import at run time.
+ * `jupyter_run_cells` and `jupyter_export_notebook` share, and the one-line
+ * run summary. Pure: no JupyterLab import at run time. The content
+ * fingerprint of an output is in `../common/fingerprint`.
  *
  * ANSI stripping lives in `./ansi`, HTML-to-text in `./html`.
  */
 import type * as nbformat from '@jupyterlab/nbformat';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { baseMime, isJsonMime, multiline, textOf } from '../common/mime';
 import { LIMITS } from '../limits';
 import { cleanBound } from './ansi';
 import { boundedHtmlText } from './html';
-import { boundChars, utf8Length } from './text';
+import { boundChars, utf8Length } from '../common/text';
 
 /** One text-like MIME entry of an execute_result or display_data output. */
 export interface ITextDataEntry {
@@ -50,17 +49,6 @@ export interface ISerializedOutputs {
   outputsTruncated: boolean;
 }
 
-/** A MIME value as text: strings as-is, multi-line arrays joined. */
-function multiline(value: unknown): string | undefined {
-  if (typeof value === 'string') {
-    return value;
-  }
-  if (Array.isArray(value) && value.every(item => typeof item === 'string')) {
-    return value.join('');
-  }
-  return undefined;
-}
-
 /**
  * A notebook's content with every stream output's text as one string.
  *
@@ -94,20 +82,6 @@ export function withJoinedStreams(
         : cell
     )
   };
-}
-
-/** Any value as text, so nothing is lost for a malformed field. */
-function textOf(value: unknown): string {
-  return multiline(value) ?? JSON.stringify(value) ?? '';
-}
-
-/** The MIME type without parameters, lower-cased. */
-function baseMime(mimeType: string): string {
-  return mimeType.split(';')[0].trim().toLowerCase();
-}
-
-function isJsonMime(mime: string): boolean {
-  return mime === 'application/json' || mime.endsWith('+json');
 }
 
 /** Whether a MIME entry comes back as text (textData) rather than as media. */
@@ -345,64 +319,4 @@ export function outputSummary(outputs: readonly nbformat.IOutput[]): string {
     return '(no output)';
   }
   return boundChars(pieces.join(' | '), max).text;
-}
-
-/** An output's content, without execution counts, metadata or transients. */
-function fingerprintContent(output: nbformat.IOutput): unknown {
-  const record = output as OutputRecord;
-  const type = record.output_type;
-  if (type === 'stream') {
-    return { output_type: type, name: record.name, text: textOf(record.text) };
-  }
-  if (type === 'error') {
-    const tb = record.traceback;
-    return {
-      output_type: type,
-      ename: record.ename,
-      evalue: record.evalue,
-      traceback: Array.isArray(tb) ? tb.map(textOf).join('\n') : tb
-    };
-  }
-  const data = record.data;
-  if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-    const content: OutputRecord = {};
-    for (const [mimeType, value] of Object.entries(data as OutputRecord)) {
-      content[mimeType] = isJsonMime(baseMime(mimeType))
-        ? value
-        : (multiline(value) ?? value);
-    }
-    return { output_type: type, data: content };
-  }
-  const rest: OutputRecord = { ...record };
-  delete rest.execution_count;
-  delete rest.metadata;
-  delete rest.transient;
-  return rest;
-}
-
-/** JSON with object keys sorted, so equal content serializes identically. */
-function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    return JSON.stringify(value) ?? 'null';
-  }
-  if (Array.isArray(value)) {
-    return `[${value.map(canonicalJson).join(',')}]`;
-  }
-  const object = value as OutputRecord;
-  const keys = Object.keys(object)
-    .filter(key => object[key] !== undefined)
-    .sort();
-  return `{${keys
-    .map(key => `${JSON.stringify(key)}:${canonicalJson(object[key])}`)
-    .join(',')}}`;
-}
-
-/**
- * A stable hash of an output's content: equal for the same content however
- * its multi-line strings are split, whatever its execution count, metadata
- * or transient data; different whenever the content differs.
- */
-export function outputFingerprint(output: nbformat.IOutput): string {
-  const json = canonicalJson(fingerprintContent(output));
-  return `sha256:${bytesToHex(sha256(utf8ToBytes(json))).slice(0, 16)}`;
 }

@@ -6,7 +6,7 @@
  * of the root with `..`; `.` and empty segments are dropped, and a `..` that
  * stays inside the root is resolved.
  */
-import { ToolError } from './errors';
+import { ToolError } from '../common/errors';
 
 // C0 and C1 control characters, DEL included.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;

@@ -4,7 +4,7 @@
  */
 import { cellAccess } from './cell-cache';
 import { findCell } from './cells';
-import { ToolError } from './errors';
+import { ToolError } from '../common/errors';
 import { type ILiveNotebook } from './notebook';
 import { LIMITS } from '../limits';
 

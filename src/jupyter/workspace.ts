@@ -4,7 +4,7 @@
 import { type Contents } from '@jupyterlab/services';
 
 import { LIMITS } from '../limits';
-import { ToolError } from './errors';
+import { ToolError } from '../common/errors';
 import { type NotebookResolver } from './notebook';
 import { normalizePath } from './paths';
 

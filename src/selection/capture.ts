@@ -21,8 +21,8 @@ import type { IDisposable } from '@lumino/disposable';
 import { Signal, type ISignal } from '@lumino/signaling';
 
 import { panelPath } from '../jupyter/notebook';
-import { outputFingerprint } from '../jupyter/outputs';
-import { utf8Length } from '../jupyter/text';
+import { outputFingerprint } from '../common/fingerprint';
+import { utf8Length } from '../common/text';
 import { LIMITS } from '../limits';
 import { selectedOutput, textOffset } from './locate';
 import type { IOutputSelectionRecord, ISelectionRange } from './visible';

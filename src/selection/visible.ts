@@ -22,7 +22,7 @@ import {
   readCellAccess,
   readNotebookAccess
 } from '../access/model';
-import { outputFingerprint } from '../jupyter/outputs';
+import { outputFingerprint } from '../common/fingerprint';
 
 /** Character offsets (JavaScript string indices) within an output's text. */
 export interface ISelectionRange {

@@ -11,7 +11,7 @@
 import { type IDisposable } from '@lumino/disposable';
 import { Signal, type ISignal } from '@lumino/signaling';
 
-import { normalizeError, type ErrorCode } from '../jupyter/errors';
+import { normalizeError, type ErrorCode } from '../common/errors';
 import { errorResult, successResult } from './results';
 import { type ToolName } from './schemas';
 import { type IToolDefinition, type IToolResult } from './types';

@@ -8,13 +8,11 @@
  * `{truncated, reason, maxBytes, partial}` envelope with no structuredContent.
  */
 import { LIMITS } from '../limits';
-import { type IToolErrorPayload, normalizeError } from '../jupyter/errors';
-import { TRUNCATION_MARKER, utf8Length } from '../jupyter/text';
-import { jsonEscapedPrefix, jsonStringBytes } from '../jupyter/json';
+import { type IToolErrorPayload, normalizeError } from '../common/errors';
+import { TRUNCATION_MARKER, utf8Length } from '../common/text';
+import { jsonEscapedPrefix, jsonStringBytes } from '../common/json';
 import { Trimmer } from './trim';
 import { type IToolResult } from './types';
-
-export { jsonEscapedPrefix, jsonStringBytes } from '../jupyter/json';
 
 /** Why a payload came back as the opaque envelope. */
 export const NO_FIT_REASON =
@@ -89,14 +87,6 @@ export function errorResult(
     structuredContent: reduced,
     isError: true
   };
-}
-
-/** The error result for anything a handler threw. */
-export function thrownResult(
-  thrown: unknown,
-  maxBytes: number = LIMITS.MAX_TOTAL_RESULT_BYTES
-): IToolResult {
-  return errorResult(normalizeError(thrown), maxBytes);
 }
 
 /** The opaque envelope for a payload no trimming fits. */

@@ -2,8 +2,8 @@
  * Trimming a payload to a byte bound by dropping trailing items of its largest
  * arrays of objects. Pure: no JupyterLab import.
  */
-import { utf8Length } from '../jupyter/text';
-import { jsonStringBytes } from '../jupyter/json';
+import { utf8Length } from '../common/text';
+import { jsonStringBytes } from '../common/json';
 
 type JSONObject = { [key: string]: unknown };
 

@@ -4,7 +4,7 @@
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 
-import { ToolError } from '../jupyter/errors';
+import { ToolError } from '../common/errors';
 import { TOOL_INPUT_SCHEMAS, TOOL_NAMES, type ToolName } from './schemas';
 import { type JSONSchema } from './types';
 
@@ -65,14 +65,6 @@ export class InputValidator {
   }
 
   private readonly _validators = new Map<ToolName, ValidateFunction>();
-}
-
-let shared: InputValidator | null = null;
-
-/** Validate with a validator shared by the whole page, compiled on first use. */
-export function validateToolInput(name: ToolName, input: unknown): JSONObject {
-  shared ??= new InputValidator();
-  return shared.validate(name, input);
 }
 
 /**

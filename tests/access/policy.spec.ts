@@ -8,17 +8,18 @@ import {
   withNotebookAccess
 } from '../../src/access/model';
 import {
-  type AccessIntent,
   assertCellAccessible,
-  assertNotebookAccessible,
-  cellDecision,
+  assertNotebookAccessible
+} from '../../src/access/guard';
+import {
+  type AccessIntent,
+  accessDecision,
   cellNotFoundError,
   noActiveNotebookError,
-  notebookDecision,
   notebookNotFoundError,
   partitionVisible
 } from '../../src/access/policy';
-import { normalizeError, ToolError } from '../../src/jupyter/errors';
+import { normalizeError, ToolError } from '../../src/common/errors';
 import { silenceKnownWarnings } from '../quiet';
 
 silenceKnownWarnings();
@@ -35,7 +36,7 @@ function thrownBy(call: () => void): string {
 
 const INTENTS: AccessIntent[] = ['read', 'write'];
 
-describe('cellDecision and notebookDecision', () => {
+describe('accessDecision', () => {
   it.each([
     ['write', 'read', 'allow'],
     ['write', 'write', 'allow'],
@@ -44,15 +45,13 @@ describe('cellDecision and notebookDecision', () => {
     ['none', 'read', 'hidden'],
     ['none', 'write', 'hidden']
   ] as const)('%s access, %s intent: %s', (access, intent, decision) => {
-    expect(cellDecision(access, intent)).toBe(decision);
-    expect(notebookDecision(access, intent)).toBe(decision);
+    expect(accessDecision(access, intent)).toBe(decision);
   });
 
   it('fails closed on a value outside the three', () => {
     const typo = 'READ' as AgentAccess;
     for (const intent of INTENTS) {
-      expect(cellDecision(typo, intent)).toBe('hidden');
-      expect(notebookDecision(typo, intent)).toBe('hidden');
+      expect(accessDecision(typo, intent)).toBe('hidden');
     }
   });
 });

@@ -19,12 +19,12 @@ import {
   getCells,
   type IGetCellsArgs
 } from '../../src/jupyter/cells';
-import { normalizeError } from '../../src/jupyter/errors';
-import * as hash from '../../src/jupyter/hash';
+import { normalizeError } from '../../src/common/errors';
+import * as hash from '../../src/common/hash';
 import { notebookRevision } from '../../src/jupyter/model-index';
 import { type NotebookResolver } from '../../src/jupyter/notebook';
 import { serializeOutputs } from '../../src/jupyter/outputs';
-import { TRUNCATION_MARKER } from '../../src/jupyter/text';
+import { TRUNCATION_MARKER } from '../../src/common/text';
 import { LIMITS } from '../../src/limits';
 import { silenceKnownWarnings } from '../quiet';
 import { code, markdown, setAccess } from './ymodel';

@@ -1,7 +1,7 @@
 import { type KernelSpec } from '@jupyterlab/services';
 
 import { matchKernelSpec, notebookFileName } from '../../src/jupyter/create';
-import { normalizeError } from '../../src/jupyter/errors';
+import { normalizeError } from '../../src/common/errors';
 
 function failure(fn: () => unknown) {
   try {

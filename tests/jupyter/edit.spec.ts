@@ -20,10 +20,10 @@ import {
   type IInsertArgs
 } from '../../src/jupyter/edit';
 import { type IJupyterEnvironment } from '../../src/jupyter/environment';
-import { normalizeError } from '../../src/jupyter/errors';
-import { sourceHash } from '../../src/jupyter/hash';
+import { normalizeError } from '../../src/common/errors';
+import { sourceHash } from '../../src/common/hash';
 import { NotebookResolver } from '../../src/jupyter/notebook';
-import { TRUNCATION_MARKER } from '../../src/jupyter/text';
+import { TRUNCATION_MARKER } from '../../src/common/text';
 import { LIMITS } from '../../src/limits';
 import { silenceKnownWarnings } from '../quiet';
 

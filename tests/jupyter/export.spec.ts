@@ -5,7 +5,7 @@ import {
   type IExportCell,
   openFenceCloser
 } from '../../src/jupyter/export';
-import { TRUNCATION_MARKER } from '../../src/jupyter/text';
+import { TRUNCATION_MARKER } from '../../src/common/text';
 import { LIMITS } from '../../src/limits';
 
 /** The size the document takes inside the tool's JSON result. */

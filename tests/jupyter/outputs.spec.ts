@@ -3,13 +3,13 @@ import type * as nbformat from '@jupyterlab/nbformat';
 import { LIMITS } from '../../src/limits';
 import {
   mediaBytes,
-  outputFingerprint,
   outputSummary,
   serializeOutput,
   serializeOutputs,
   withJoinedStreams
 } from '../../src/jupyter/outputs';
-import { TRUNCATION_MARKER } from '../../src/jupyter/text';
+import { outputFingerprint } from '../../src/common/fingerprint';
+import { TRUNCATION_MARKER } from '../../src/common/text';
 import { silenceKnownWarnings } from '../quiet';
 
 silenceKnownWarnings();

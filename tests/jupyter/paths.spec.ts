@@ -1,4 +1,4 @@
-import { ToolError } from '../../src/jupyter/errors';
+import { ToolError } from '../../src/common/errors';
 import {
   basename,
   dirname,

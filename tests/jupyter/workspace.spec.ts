@@ -1,6 +1,6 @@
 import { type Contents } from '@jupyterlab/services';
 
-import { normalizeError } from '../../src/jupyter/errors';
+import { normalizeError } from '../../src/common/errors';
 import { type NotebookResolver } from '../../src/jupyter/notebook';
 import { listWorkspace } from '../../src/jupyter/workspace';
 

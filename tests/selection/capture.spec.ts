@@ -1,7 +1,7 @@
 import type { YCodeCell } from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
 
-import { outputFingerprint } from '../../src/jupyter/outputs';
+import { outputFingerprint } from '../../src/common/fingerprint';
 import { LIMITS } from '../../src/limits';
 import { OutputSelectionTracker } from '../../src/selection/capture';
 import {

@@ -9,7 +9,7 @@ import { ServiceManagerMock } from '@jupyterlab/services/lib/testutils';
 import { Widget } from '@lumino/widgets';
 
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
-import { outputFingerprint } from '../../src/jupyter/outputs';
+import { outputFingerprint } from '../../src/common/fingerprint';
 import { OutputSelectionTracker } from '../../src/selection/capture';
 import { getOutputSelection } from '../../src/selection/tool';
 import { silenceKnownWarnings } from '../quiet';

@@ -2,7 +2,7 @@ import { YNotebook, type YCodeCell } from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
 
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
-import { outputFingerprint } from '../../src/jupyter/outputs';
+import { outputFingerprint } from '../../src/common/fingerprint';
 import {
   visibleSelection,
   type IOutputSelectionRecord,

@@ -2,15 +2,13 @@ import {
   type IToolErrorPayload,
   normalizeError,
   ToolError
-} from '../../src/jupyter/errors';
+} from '../../src/common/errors';
 import { LIMITS } from '../../src/limits';
+import { jsonEscapedPrefix, jsonStringBytes } from '../../src/common/json';
 import {
   errorResult,
-  jsonEscapedPrefix,
-  jsonStringBytes,
   NO_FIT_REASON,
-  successResult,
-  thrownResult
+  successResult
 } from '../../src/webmcp/results';
 
 /** UTF-8 bytes, measured independently of the module under test. */
@@ -493,7 +491,7 @@ describe('errorResult', () => {
   });
 
   it('normalizes anything thrown, without a stack', () => {
-    const result = thrownResult(new TypeError('boom'));
+    const result = errorResult(normalizeError(new TypeError('boom')));
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toEqual({
       error: 'INTERNAL_ERROR',

@@ -1,6 +1,6 @@
-import { normalizeError, ToolError } from '../../src/jupyter/errors';
+import { normalizeError, ToolError } from '../../src/common/errors';
 import { type ToolName } from '../../src/webmcp/schemas';
-import { InputValidator, validateToolInput } from '../../src/webmcp/validate';
+import { InputValidator } from '../../src/webmcp/validate';
 
 const validator = new InputValidator();
 
@@ -219,17 +219,5 @@ describe('InputValidator.validate', () => {
       field: 'action',
       rule: 'required'
     });
-  });
-});
-
-describe('validateToolInput', () => {
-  it('validates with a shared validator', () => {
-    expect(validateToolInput('jupyter_export_notebook', {})).toEqual({
-      format: 'markdown',
-      includeOutputs: true
-    });
-    expect(() =>
-      validateToolInput('jupyter_export_notebook', { format: 'pdf' })
-    ).toThrow('Invalid argument "format": must be one of "markdown".');
   });
 });

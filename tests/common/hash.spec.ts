@@ -4,7 +4,7 @@ import {
   revisionFromChunks,
   revisionOf,
   sourceHash
-} from '../../src/jupyter/hash';
+} from '../../src/common/hash';
 
 // Vectors pinned from `printf 'TYPE\nSOURCE' | sha256sum | cut -c1-16`, an
 // implementation independent of the one under test. A hash read in one

@@ -4,7 +4,7 @@ import {
   TRUNCATION_MARKER,
   utf8Length,
   utf8Prefix
-} from '../../src/jupyter/text';
+} from '../../src/common/text';
 
 const encoded = (text: string): number => new TextEncoder().encode(text).length;
 

@@ -3,8 +3,8 @@ import {
   isErrorCode,
   normalizeError,
   ToolError
-} from '../../src/jupyter/errors';
-import { TRUNCATION_MARKER } from '../../src/jupyter/text';
+} from '../../src/common/errors';
+import { TRUNCATION_MARKER } from '../../src/common/text';
 import { LIMITS } from '../../src/limits';
 
 const bytes = (text: string): number => new TextEncoder().encode(text).length;
