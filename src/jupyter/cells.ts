@@ -17,6 +17,7 @@ import { assertCellAccessible } from '../access/guard';
 import { cellNotFoundError, type AccessIntent } from '../access/policy';
 import { LIMITS } from '../limits';
 import { ToolError } from '../common/errors';
+import { type ICallTrace, NO_CALL } from './call';
 import { cellAccess, cellHash, isCellVisible } from './cell-cache';
 import { cellIndexOf } from './model-index';
 import {
@@ -248,7 +249,8 @@ export function selectCells(
 /** Read cells by id or by index range (see {@link selectCells}). */
 export async function getCells(
   resolver: NotebookResolver,
-  args: IGetCellsArgs
+  args: IGetCellsArgs,
+  call: ICallTrace = NO_CALL
 ): Promise<IGetCellsResult> {
   const notebook = await resolver.resolveNotebook(args.notebookPath);
   try {
@@ -260,6 +262,9 @@ export async function getCells(
       notebook.model,
       args
     );
+    for (const { cell } of cells) {
+      call.reportCell(notebook.path, cell.id, 'reading');
+    }
     return {
       notebook: notebookInfo(notebook),
       cells: cells.map(({ cell, index }) => cellSnapshot(cell, index, options)),

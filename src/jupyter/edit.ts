@@ -15,6 +15,7 @@ import { type NotebookPanel } from '@jupyterlab/notebook';
 import { withAgentAttribution } from '../access/guard';
 import { recordAgentAction } from '../access/provenance';
 import { LIMITS } from '../limits';
+import { type ICallTrace, NO_CALL } from './call';
 import { cellAccess } from './cell-cache';
 import {
   assertSourceHash,
@@ -149,7 +150,8 @@ function insertionIndex(notebook: ILiveNotebook, args: IInsertArgs): number {
 /** Insert a new cell; it is never run, and never marked trusted. */
 export async function insertCell(
   resolver: NotebookResolver,
-  args: IInsertArgs
+  args: IInsertArgs,
+  call: ICallTrace = NO_CALL
 ): Promise<ICellWriteResult> {
   const cellType = args.cellType ?? 'code';
   if (!(CELL_TYPES as readonly string[]).includes(cellType)) {
@@ -172,6 +174,7 @@ export async function insertCell(
     });
   });
   const cellId = inserted!.id;
+  call.reportCell(notebook.path, cellId, 'editing');
   recordAgentAction(inserted!, 'inserted', 'jupyter_insert_cell');
   if (args.activate ?? true) {
     await activateCell(notebook.panel, cellId);
@@ -204,14 +207,20 @@ export interface IUpdateArgs {
   expectedSourceHash: string;
 }
 
-/** Replace a cell's source, if it is still what the agent read. */
+/**
+ * Replace a cell's source, if it is still what the agent read. The call's
+ * signal reaches here for Propose mode, where a pending proposal is withdrawn
+ * when it fires; a direct write is immediate, so it has nothing to abort.
+ */
 export async function updateCell(
   resolver: NotebookResolver,
-  args: IUpdateArgs
+  args: IUpdateArgs,
+  call: ICallTrace = NO_CALL
 ): Promise<ICellWriteResult> {
   assertWritableSource(args.source);
   const notebook = await resolver.resolveLive(args.notebookPath, 'write');
   const { cell } = findCell(notebook.model, args.cellId, 'write');
+  call.reportCell(notebook.path, cell.id, 'editing');
   assertSourceHash(
     cell,
     args.expectedSourceHash,
@@ -241,10 +250,12 @@ export interface IDeleteResult {
 /** Delete a cell, if it is still what the agent read. */
 export async function deleteCell(
   resolver: NotebookResolver,
-  args: IDeleteArgs
+  args: IDeleteArgs,
+  call: ICallTrace = NO_CALL
 ): Promise<IDeleteResult> {
   const notebook = await resolver.resolveLive(args.notebookPath, 'write');
   const { cell, index } = findCell(notebook.model, args.cellId, 'write');
+  call.reportCell(notebook.path, cell.id, 'editing');
   assertSourceHash(
     cell,
     args.expectedSourceHash,

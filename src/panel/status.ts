@@ -36,15 +36,23 @@ export function statusText(
     failed.length > 0
       ? trans.__('WebMCP: %1 of %2 tools', registered.length, total)
       : trans._n('WebMCP: %1 tool', 'WebMCP: %1 tools', registered.length);
-  if (active.length > 0) {
-    text = trans.__('WebMCP: running %1', active[active.length - 1].tool);
-  }
   const lines = [
     trans.__(
       '%1 notebook tools registered on document.modelContext.',
       registered.length
     )
   ];
+  if (active.length > 0) {
+    const call = active[active.length - 1];
+    const progress = call.progress;
+    text =
+      progress && typeof progress.total === 'number' && progress.total > 0
+        ? trans.__('WebMCP: %1 %2/%3', call.tool, progress.done, progress.total)
+        : trans.__('WebMCP: running %1', call.tool);
+    if (progress) {
+      lines.push(trans.__('%1: %2', call.tool, progress.message));
+    }
+  }
   for (const failure of failed) {
     lines.push(
       trans.__('Could not register %1: %2', failure.name, failure.reason)

@@ -24,6 +24,7 @@ import { panelPath } from '../jupyter/notebook';
 import { outputFingerprint } from '../common/fingerprint';
 import { utf8Length } from '../common/text';
 import { LIMITS } from '../limits';
+import { type IOutputSelectionTracker } from '../tokens';
 import { selectedOutput, textOffset } from './locate';
 import type { IOutputSelectionRecord, ISelectionRange } from './visible';
 
@@ -31,7 +32,9 @@ import type { IOutputSelectionRecord, ISelectionRange } from './visible';
  * Records the human's selection inside one rendered output of an open
  * notebook. Construct one per app; dispose it with the app.
  */
-export class OutputSelectionTracker implements IDisposable {
+export class OutputSelectionTracker
+  implements IOutputSelectionTracker, IDisposable
+{
   constructor(options: OutputSelectionTracker.IOptions) {
     this._tracker = options.tracker;
     document.addEventListener('selectionchange', this);

@@ -10,7 +10,7 @@ import { OutputSelectionTracker } from './capture';
 let selection: OutputSelectionTracker | null = null;
 
 /** Records the text the human selects inside one rendered cell output. */
-export const outputSelectionPlugin: JupyterFrontEndPlugin<OutputSelectionTracker> =
+export const outputSelectionPlugin: JupyterFrontEndPlugin<IOutputSelectionTracker> =
   {
     id: 'jupyterlite-webmcp:output-selection',
     description:
@@ -21,7 +21,7 @@ export const outputSelectionPlugin: JupyterFrontEndPlugin<OutputSelectionTracker
     activate: (
       app: JupyterFrontEnd,
       tracker: INotebookTracker
-    ): OutputSelectionTracker => {
+    ): IOutputSelectionTracker => {
       selection = new OutputSelectionTracker({ tracker });
       return selection;
     },

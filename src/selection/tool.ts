@@ -2,7 +2,7 @@
  * `jupyter_get_output_selection`: the text the human last selected inside a
  * rendered cell output, as the agent may see it. Errors: none thrown.
  */
-import type { OutputSelectionTracker } from './capture';
+import type { IOutputSelectionTracker } from '../tokens';
 import {
   visibleSelection,
   type IOutputSelection,
@@ -15,7 +15,7 @@ import {
  * whatever cannot be checked reads as no selection.
  */
 export function getOutputSelection(
-  tracker: OutputSelectionTracker,
+  tracker: IOutputSelectionTracker,
   findModel: NotebookModelLookup
 ): IOutputSelection | null {
   try {

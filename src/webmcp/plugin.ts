@@ -11,7 +11,6 @@ import { ACCESS_METADATA_KEY } from '../access/model';
 import { NotebookVisibilityCache } from '../access/visibility';
 import { type IJupyterEnvironment } from '../jupyter/environment';
 import { NotebookResolver } from '../jupyter/notebook';
-import { type OutputSelectionTracker } from '../selection/capture';
 import { IOutputSelectionTracker, IWebMcpRegistry } from '../tokens';
 import { WebMcpRegistry } from './register';
 import { buildTools } from './tools';
@@ -35,7 +34,7 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
     docManager: IDocumentManager,
     labShell: ILabShell | null,
     fileBrowser: IDefaultFileBrowser | null,
-    outputSelection: OutputSelectionTracker | null
+    outputSelection: IOutputSelectionTracker | null
   ): IWebMcpRegistry => {
     const env: IJupyterEnvironment = {
       app,

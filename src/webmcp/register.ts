@@ -12,9 +12,21 @@ import { type IDisposable } from '@lumino/disposable';
 import { Signal, type ISignal } from '@lumino/signaling';
 
 import { normalizeError, type ErrorCode } from '../common/errors';
+import {
+  type CellActivityKind,
+  type IRegistrationFailure,
+  type IRegistrationStatus,
+  type IToolCall,
+  type IToolProgress,
+  type IWebMcpRegistry
+} from '../tokens';
 import { errorResult, successResult } from './results';
 import { type ToolName } from './schemas';
-import { type IToolDefinition, type IToolResult } from './types';
+import {
+  type IToolCallContext,
+  type IToolDefinition,
+  type IToolResult
+} from './types';
 import { type InputValidator } from './validate';
 
 /** The part of a WebMCP model context this module uses. */
@@ -54,47 +66,31 @@ export function findModelContext(): IModelContext | null {
   return null;
 }
 
-/** A tool call, from start to end. */
-export interface IToolCall {
-  id: number;
-  tool: string;
-  /** The validated arguments, once validation passed. */
-  args: Record<string, unknown> | null;
-  startedAt: number;
-  finishedAt: number | null;
-  /** 'ok' or the error code, once finished. */
-  outcome: 'ok' | ErrorCode | null;
-}
-
-/** A registration that failed, with the runtime's reason. */
-export interface IRegistrationFailure {
-  name: string;
-  reason: string;
-}
-
-/** Where registration stands. */
-export interface IRegistrationStatus {
-  /** Whether a model context was found. */
-  available: boolean;
-  /** Whether registration is still looking for one or still in flight. */
-  pending: boolean;
-  registered: string[];
-  failed: IRegistrationFailure[];
-}
-
 /** Delays of the re-checks for a late polyfill: about 16 s in all, then stop. */
 const RECHECK_DELAYS_MS = [100, 250, 500, 1000, 2000, 4000, 8000];
 
+/** Finished calls kept in the history when no size is given. */
+export const DEFAULT_CALL_HISTORY_SIZE = 200;
+
+/** Cell ids one call record keeps (a long run reports many). */
+const MAX_CALL_CELL_IDS = 100;
+
 /**
- * Registers tools on the model context and tracks their calls.
+ * Registers tools on the model context and keeps the stream of their calls:
+ * the calls in progress and a bounded history of finished ones, each with
+ * its target notebook and cells and the outcome its envelope carried.
  */
-export class WebMcpRegistry implements IDisposable {
+export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
   constructor(options: WebMcpRegistry.IOptions) {
     this._tools = options.tools;
     this._validator = options.validator;
     this._find = options.findModelContext ?? findModelContext;
     this._delays = options.recheckDelaysMs ?? RECHECK_DELAYS_MS;
     this._log = options.log ?? console;
+    this._historySize = Math.max(
+      0,
+      options.historySize ?? DEFAULT_CALL_HISTORY_SIZE
+    );
   }
 
   /** Where registration stands. */
@@ -107,14 +103,22 @@ export class WebMcpRegistry implements IDisposable {
     return this._statusChanged;
   }
 
-  /** Emitted when a call starts and again when it ends. */
+  /**
+   * Emitted with a copy of a call when it starts, when it reports a cell or
+   * progress, and when it ends.
+   */
   get callChanged(): ISignal<this, IToolCall> {
     return this._callChanged;
   }
 
-  /** The calls in progress. */
+  /** The calls in progress (copies). */
   get activeCalls(): IToolCall[] {
-    return [...this._active.values()];
+    return [...this._active.values()].map(copyCall);
+  }
+
+  /** The most recent finished calls, oldest first (copies). */
+  get history(): readonly IToolCall[] {
+    return this._history.map(copyCall);
   }
 
   /** The names of the tools this registry offers. */
@@ -147,6 +151,10 @@ export class WebMcpRegistry implements IDisposable {
       id: ++this._nextCallId,
       tool: tool.name,
       args: null,
+      notebookPath: null,
+      cellIds: [],
+      activity: null,
+      progress: null,
       startedAt: Date.now(),
       finishedAt: null,
       outcome: null
@@ -161,18 +169,59 @@ export class WebMcpRegistry implements IDisposable {
           : new AbortController().signal;
       const args = this._validator.validate(tool.name as ToolName, input);
       call.args = args;
-      result = successResult(await tool.handler(args, { signal }));
-      call.outcome = 'ok';
+      call.notebookPath = namedNotebook(tool.name, args);
+      result = successResult(
+        await tool.handler(args, this._callContext(call, signal))
+      );
     } catch (thrown) {
       result = safeErrorResult(thrown);
-      call.outcome =
-        (result.structuredContent as { error?: ErrorCode } | undefined)
-          ?.error ?? 'INTERNAL_ERROR';
     }
+    call.outcome = outcomeOf(result);
+    call.activity = null;
     call.finishedAt = Date.now();
     this._active.delete(call.id);
+    if (this._historySize > 0) {
+      this._history.push(call);
+      if (this._history.length > this._historySize) {
+        this._history.splice(0, this._history.length - this._historySize);
+      }
+    }
     this._emitCall(call);
     return result;
+  }
+
+  /** What a handler of `call` gets; reports after the call ended are dropped. */
+  private _callContext(call: IToolCall, signal: AbortSignal): IToolCallContext {
+    const live = () => call.finishedAt === null && !this._disposed;
+    return {
+      signal,
+      reportCell: (
+        notebookPath: string,
+        cellId: string,
+        kind: CellActivityKind
+      ) => {
+        if (!live()) {
+          return;
+        }
+        call.notebookPath ??= notebookPath;
+        if (
+          call.notebookPath === notebookPath &&
+          !call.cellIds.includes(cellId) &&
+          call.cellIds.length < MAX_CALL_CELL_IDS
+        ) {
+          call.cellIds.push(cellId);
+        }
+        call.activity = { notebookPath, cellId, kind };
+        this._emitCall(call);
+      },
+      reportProgress: (progress: IToolProgress) => {
+        if (!live()) {
+          return;
+        }
+        call.progress = { ...progress };
+        this._emitCall(call);
+      }
+    };
   }
 
   dispose(): void {
@@ -194,6 +243,7 @@ export class WebMcpRegistry implements IDisposable {
     }
     this._unregisters = [];
     this._active.clear();
+    this._history = [];
     Signal.clearData(this);
   }
 
@@ -285,7 +335,7 @@ export class WebMcpRegistry implements IDisposable {
   }
 
   private _emitCall(call: IToolCall): void {
-    this._callChanged.emit({ ...call });
+    this._callChanged.emit(copyCall(call));
   }
 
   private readonly _tools: IToolDefinition[];
@@ -293,6 +343,8 @@ export class WebMcpRegistry implements IDisposable {
   private readonly _find: () => IModelContext | null;
   private readonly _delays: number[];
   private readonly _log: Pick<Console, 'warn'>;
+  private readonly _historySize: number;
+  private _history: IToolCall[] = [];
   private readonly _controller = new AbortController();
   private _unregisters: Array<() => void> = [];
   private _timer: ReturnType<typeof setTimeout> | null = null;
@@ -321,7 +373,43 @@ export namespace WebMcpRegistry {
     recheckDelaysMs?: number[];
     /** Where failed registrations are reported; defaults to the console. */
     log?: Pick<Console, 'warn'>;
+    /** Finished calls kept; defaults to DEFAULT_CALL_HISTORY_SIZE. */
+    historySize?: number;
   }
+}
+
+/** A copy of a call that later changes to the original do not reach. */
+function copyCall(call: IToolCall): IToolCall {
+  return {
+    ...call,
+    cellIds: [...call.cellIds],
+    activity: call.activity && { ...call.activity },
+    progress: call.progress && { ...call.progress }
+  };
+}
+
+/** The notebook a call names in its arguments, if any. */
+function namedNotebook(
+  tool: string,
+  args: Record<string, unknown>
+): string | null {
+  // `path` names a notebook only for open; for the workspace it is a folder
+  const named =
+    tool === 'jupyter_open_notebook' ? args.path : args.notebookPath;
+  return typeof named === 'string' && named !== '' ? named : null;
+}
+
+/**
+ * The outcome a result envelope carries: the error code when it is an error
+ * (including a payload that could not be serialized), else 'ok'.
+ */
+function outcomeOf(result: IToolResult): 'ok' | ErrorCode {
+  if (!result.isError) {
+    return 'ok';
+  }
+  const code = (result.structuredContent as { error?: unknown } | undefined)
+    ?.error;
+  return typeof code === 'string' ? (code as ErrorCode) : 'INTERNAL_ERROR';
 }
 
 /** The error envelope of anything thrown; falls back to a constant. */

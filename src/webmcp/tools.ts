@@ -30,8 +30,8 @@ import {
   type IListWorkspaceArgs,
   type NotebookVisibility
 } from '../jupyter/workspace';
-import { type OutputSelectionTracker } from '../selection/capture';
 import { getOutputSelection } from '../selection/tool';
+import { type IOutputSelectionTracker } from '../tokens';
 import { TOOL_CATALOG } from './catalog';
 import { TOOL_INPUT_SCHEMAS, type ToolName } from './schemas';
 import { type IToolCallContext, type IToolDefinition } from './types';
@@ -46,7 +46,7 @@ export interface IToolServices {
    * The output-selection tracker; `jupyter_get_output_selection` exists only
    * when one is supplied.
    */
-  outputSelection?: OutputSelectionTracker | null;
+  outputSelection?: IOutputSelectionTracker | null;
 }
 
 type Handler = (
@@ -69,14 +69,15 @@ function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
         args as unknown as ICreateArgs,
         isNotebookVisible
       ),
-    jupyter_get_cells: async args => getCells(resolver, args as IGetCellsArgs),
+    jupyter_get_cells: async (args, call) =>
+      getCells(resolver, args as IGetCellsArgs, call),
     jupyter_get_cell_access: async args => getCellAccess(resolver, args),
-    jupyter_insert_cell: async args =>
-      insertCell(resolver, args as IInsertArgs),
-    jupyter_update_cell: async args =>
-      updateCell(resolver, args as unknown as IUpdateArgs),
-    jupyter_delete_cell: async args =>
-      deleteCell(resolver, args as unknown as IDeleteArgs),
+    jupyter_insert_cell: async (args, call) =>
+      insertCell(resolver, args as IInsertArgs, call),
+    jupyter_update_cell: async (args, call) =>
+      updateCell(resolver, args as unknown as IUpdateArgs, call),
+    jupyter_delete_cell: async (args, call) =>
+      deleteCell(resolver, args as unknown as IDeleteArgs, call),
     jupyter_focus_cell: async args =>
       focusCell(env, resolver, args as unknown as IFocusCellArgs),
     jupyter_run_cells: async (args, { signal }) =>

@@ -2,6 +2,9 @@
  * The shapes shared by the WebMCP adapter: a tool as data, what its handler
  * receives, and the envelope every call returns.
  */
+import { type CellActivityKind, type IToolProgress } from '../tokens';
+
+export type { CellActivityKind, IToolProgress } from '../tokens';
 
 /** A JSON Schema object, as the tools advertise and ajv compiles. */
 export type JSONSchema = { [key: string]: unknown };
@@ -18,6 +21,18 @@ export interface IToolAnnotations {
 export interface IToolCallContext {
   /** The caller's abort signal (never undefined: a dummy one when none came). */
   signal: AbortSignal;
+  /**
+   * Say which notebook and cell the call is reading, editing or running now,
+   * for the human (the Activity tab, on-cell presence); never sent to the
+   * agent.
+   */
+  reportCell(
+    notebookPath: string,
+    cellId: string,
+    kind: CellActivityKind
+  ): void;
+  /** Report the progress of long work (listing a big workspace, say). */
+  reportProgress(progress: IToolProgress): void;
 }
 
 /** A tool as data: the spec's name, title, description, schema and annotations. */

@@ -20,6 +20,7 @@ class FakeRegistry implements IWebMcpRegistry {
     new Signal(this);
   readonly callChanged: Signal<IWebMcpRegistry, IToolCall> = new Signal(this);
   activeCalls: IToolCall[] = [];
+  history: IToolCall[] = [];
   toolNames = ['jupyter_get_context', 'jupyter_get_cells'];
 
   start(tool: string): IToolCall {
@@ -99,6 +100,24 @@ describe('WebMcpStatus', () => {
     jest.advanceTimersByTime(0);
     expect(item.node.textContent).toBe('WebMCP: 2 tools');
     expect(item.hasClass('jp-mod-active')).toBe(false);
+  });
+
+  it('shows the progress a long call reports, as it reports it', () => {
+    const call = registry.start('jupyter_list_workspace');
+    jest.advanceTimersByTime(RUNNING_DELAY_MS);
+    expect(item.node.textContent).toBe(
+      'WebMCP: running jupyter_list_workspace'
+    );
+    call.progress = { message: 'Checking notebooks', done: 3, total: 10 };
+    registry.callChanged.emit(call);
+    jest.advanceTimersByTime(0);
+    expect(item.node.textContent).toBe('WebMCP: jupyter_list_workspace 3/10');
+    expect(item.node.title).toContain(
+      'jupyter_list_workspace: Checking notebooks'
+    );
+    registry.end(call);
+    jest.advanceTimersByTime(0);
+    expect(item.node.textContent).toBe('WebMCP: 2 tools');
   });
 
   it('shows the latest of overlapping calls, rendering once', () => {

@@ -255,6 +255,124 @@ describe('WebMcpRegistry', () => {
     registry.dispose();
   });
 
+  it('records the outcome the envelope carries, not ok for an unserializable payload', async () => {
+    const context = new FakeModelContext();
+    const registry = new WebMcpRegistry({
+      tools: [
+        tool('jupyter_get_context', async () => {
+          const cyclic: Record<string, unknown> = {};
+          cyclic.self = cyclic;
+          return cyclic;
+        }),
+        tool('jupyter_get_output_selection', async () => ({ big: 10n }))
+      ],
+      validator,
+      findModelContext: () => context,
+      log: quiet
+    });
+    registry.start();
+    await settle();
+    const cyclic = await context.call('jupyter_get_context', {});
+    const bigint = await context.call('jupyter_get_output_selection', {});
+    expect(cyclic.isError).toBe(true);
+    expect(bigint.isError).toBe(true);
+    expect(registry.history.map(call => call.outcome)).toEqual([
+      'INTERNAL_ERROR',
+      'INTERNAL_ERROR'
+    ]);
+    registry.dispose();
+  });
+
+  it('keeps a bounded history of finished calls with their target notebook and cells', async () => {
+    const context = new FakeModelContext();
+    const seen: Array<{ id: number; cells: string[]; kind: string | null }> =
+      [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>(resolve => (release = resolve));
+    const registry = new WebMcpRegistry({
+      tools: [
+        tool('jupyter_get_context', async () => ({})),
+        {
+          ...tool('jupyter_save_notebook', async (_args, call) => {
+            call.reportCell('b.ipynb', 'c1', 'reading');
+            call.reportProgress({ message: 'half', done: 1, total: 2 });
+            await gate;
+            call.reportCell('b.ipynb', 'c2', 'editing');
+            call.reportCell('b.ipynb', 'c1', 'running');
+            return { saved: true };
+          }),
+          inputSchema: {
+            type: 'object',
+            properties: { notebookPath: { type: ['string', 'null'] } }
+          }
+        }
+      ],
+      validator,
+      findModelContext: () => context,
+      log: quiet,
+      historySize: 3
+    });
+    registry.callChanged.connect((_, call) =>
+      seen.push({
+        id: call.id,
+        cells: call.cellIds,
+        kind: call.activity?.kind ?? null
+      })
+    );
+    registry.start();
+    await settle();
+    const pending = context.call('jupyter_save_notebook', {
+      notebookPath: 'b.ipynb'
+    });
+    await settle();
+    // live while it runs: the active call has its target, cell and progress
+    expect(registry.activeCalls).toHaveLength(1);
+    expect(registry.activeCalls[0]).toMatchObject({
+      tool: 'jupyter_save_notebook',
+      notebookPath: 'b.ipynb',
+      cellIds: ['c1'],
+      activity: { notebookPath: 'b.ipynb', cellId: 'c1', kind: 'reading' },
+      progress: { message: 'half', done: 1, total: 2 },
+      finishedAt: null,
+      outcome: null
+    });
+    expect(registry.history).toEqual([]);
+    release();
+    await pending;
+    const [done] = registry.history;
+    expect(done).toMatchObject({
+      tool: 'jupyter_save_notebook',
+      notebookPath: 'b.ipynb',
+      cellIds: ['c1', 'c2'],
+      activity: null,
+      outcome: 'ok'
+    });
+    expect(done.finishedAt).toBeGreaterThanOrEqual(done.startedAt);
+    expect(seen.map(entry => entry.kind)).toEqual([
+      null,
+      'reading',
+      'reading',
+      'editing',
+      'running',
+      null
+    ]);
+    // the history keeps the most recent `historySize` calls, oldest first
+    for (let i = 0; i < 4; i++) {
+      await context.call('jupyter_get_context', {});
+    }
+    expect(registry.history).toHaveLength(3);
+    expect(registry.history.map(call => call.tool)).toEqual([
+      'jupyter_get_context',
+      'jupyter_get_context',
+      'jupyter_get_context'
+    ]);
+    expect(registry.history[2].id).toBe(done.id + 4);
+    // what the history hands out is a copy
+    (registry.history[0].cellIds as string[]).push('x');
+    expect(registry.history[0].cellIds).toEqual([]);
+    registry.dispose();
+  });
+
   it('unregisters through the handle older runtimes return', async () => {
     const unregister = jest.fn();
     const context: IModelContext = {
