@@ -36,6 +36,15 @@ export interface IRunContext {
   addressedByPath: boolean;
 }
 
+/**
+ * A code cell's outcome, and whether the call's abort stopped it: withdrew it
+ * before it was sent, gave up on it queued, or interrupted it (it failed).
+ */
+export interface ICodeRun {
+  result: ICellRunResult;
+  stoppedByAbort: boolean;
+}
+
 /** A result line for a target that did not run. */
 export function skipped(
   target: ITarget,
@@ -56,7 +65,9 @@ export function skipped(
  * abort: interrupt the kernel only while this request is the one executing
  * (or as soon as it starts, when it is in flight to an otherwise idle
  * kernel); a request already queued behind someone else's work is left to
- * run, and the result says so. The agent never raises a cell's trust: its
+ * run, and the result says so. A cell the interrupt did not stop (Pyodide
+ * runs it to completion) was not stopped by the abort. The agent never raises
+ * a cell's trust: its
  * outputs render as the cell's trust was before the run (never trusted for a
  * cell the agent inserted).
  */
@@ -66,24 +77,30 @@ export async function executeCode(
   target: ITarget,
   index: number,
   context: IRunContext
-): Promise<ICellRunResult> {
+): Promise<ICodeRun> {
   const { activity, ours, signal } = context;
   if (!activity) {
     // It became a code cell after the call found no code to run.
-    return skipped(
-      target,
-      index,
-      'no-op',
-      'Not run: the notebook has no kernel attached.'
-    );
+    return {
+      stoppedByAbort: false,
+      result: skipped(
+        target,
+        index,
+        'no-op',
+        'Not run: the notebook has no kernel attached.'
+      )
+    };
   }
   if (!(await activity.waitForOwnTurn(ours, signal))) {
-    return skipped(
-      target,
-      index,
-      'abort',
-      'Not run: the call was aborted while the cell waited for the shared kernel to finish earlier work, so it was never sent.'
-    );
+    return {
+      stoppedByAbort: true,
+      result: skipped(
+        target,
+        index,
+        'abort',
+        'Not run: the call was aborted while the cell waited for the shared kernel to finish earlier work, so it was never sent.'
+      )
+    };
   }
   const model = widget.model;
   const wasTrusted = model.trusted;
@@ -145,12 +162,15 @@ export async function executeCode(
     activity.started.disconnect(onStarted);
   }
   if (settled === 'queued') {
-    return skipped(
-      target,
-      index,
-      'abort',
-      'The request was already queued on the shared kernel behind other work and could not be withdrawn; it will still run.'
-    );
+    return {
+      stoppedByAbort: true,
+      result: skipped(
+        target,
+        index,
+        'abort',
+        'The request was already queued on the shared kernel behind other work and could not be withdrawn; it will still run.'
+      )
+    };
   }
   const result = codeResult(target, index, widget, settled);
   if (interrupted && result.status === 'ok') {
@@ -159,7 +179,7 @@ export async function executeCode(
       LIMITS.MAX_SUMMARY_CHARS
     ).text;
   }
-  return result;
+  return { result, stoppedByAbort: interrupted && result.status === 'error' };
 }
 
 /**

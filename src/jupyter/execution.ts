@@ -91,6 +91,7 @@ export async function runCells(
   };
   const results: ICellRunResult[] = [];
   let failed = false;
+  let abortStopped = false;
   try {
     for (const target of targets) {
       if (signal.aborted) {
@@ -98,6 +99,9 @@ export async function runCells(
       }
       const outcome = await runTarget(notebook, target, context);
       results.push(outcome.result);
+      if (outcome.counts && outcome.stoppedByAbort) {
+        abortStopped = true;
+      }
       if (outcome.counts && outcome.result.status === 'error') {
         failed = true;
         if (stopOnError && context.stop === null) {
@@ -108,17 +112,23 @@ export async function runCells(
   } finally {
     activity?.dispose();
   }
+  // `aborted` only when the abort stopped something: a signal that fires
+  // after the last cell finished leaves the status the results give.
   return {
-    status: signal.aborted ? 'aborted' : failed ? 'error' : 'ok',
+    status: abortStopped ? 'aborted' : failed ? 'error' : 'ok',
     notebook: notebookInfo(notebook),
     results
   };
 }
 
-/** A target's outcome; `counts` is false when it must not sway the status. */
+/**
+ * A target's outcome; `counts` is false when it must not sway the status,
+ * `stoppedByAbort` whether the call's abort skipped, withdrew or cut it short.
+ */
 interface ITargetOutcome {
   result: ICellRunResult;
   counts: boolean;
+  stoppedByAbort?: boolean;
 }
 
 /**
@@ -170,7 +180,8 @@ async function runTarget(
   }
   if (context.stop === 'abort') {
     return {
-      counts: false,
+      counts: true,
+      stoppedByAbort: true,
       result: skipped(target, index, 'abort', 'Not run: the call was aborted.')
     };
   }
@@ -209,7 +220,7 @@ async function runTarget(
       result: skipped(target, index, 'no-op', 'Not run: the cell is empty.')
     };
   }
-  const result = await executeCode(
+  const { result, stoppedByAbort } = await executeCode(
     notebook.panel,
     widget as CodeCell,
     target,
@@ -233,5 +244,5 @@ async function runTarget(
   if (result.status === 'ok' || result.status === 'error') {
     recordAgentAction(model.cells[after], 'ran', 'jupyter_run_cells');
   }
-  return { counts: true, result };
+  return { counts: true, stoppedByAbort, result };
 }

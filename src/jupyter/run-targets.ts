@@ -5,6 +5,7 @@
 import { cellAccess } from './cell-cache';
 import { findCell } from './cells';
 import { ToolError } from '../common/errors';
+import { cellIndexOf } from './model-index';
 import { type ILiveNotebook } from './notebook';
 import { LIMITS } from '../limits';
 
@@ -39,6 +40,14 @@ export function selectTargets(
       'Give either cellIds or startIndex/endIndex, not both.',
       'cellIds',
       'exclusive'
+    );
+  }
+  if (args.cellIds?.length === 0) {
+    // An empty list selects nothing: never read as "run nothing, ok".
+    throw invalid(
+      'Invalid argument "cellIds": give at least one cell id, or leave cellIds out to run the active cell.',
+      'cellIds',
+      'minItems'
     );
   }
   const model = notebook.model;
@@ -107,13 +116,18 @@ export function selectTargets(
   return targets;
 }
 
+/**
+ * Whether the targets need a kernel: any of them that still exists is a code
+ * cell. An empty code cell is a code cell too (it runs as a no-op, but only
+ * on a notebook that could run it), so a notebook with no kernel refuses it.
+ */
 export function needsKernel(
   notebook: ILiveNotebook,
   targets: ITarget[]
 ): boolean {
   const model = notebook.model;
   return targets.some(target => {
-    const cell = model.cells.find(candidate => candidate.id === target.cellId);
-    return cell?.cell_type === 'code' && cell.getSource().trim() !== '';
+    const index = cellIndexOf(model, target.cellId);
+    return index >= 0 && model.cells[index].cell_type === 'code';
   });
 }

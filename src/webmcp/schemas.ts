@@ -260,10 +260,13 @@ export const TOOL_INPUT_SCHEMAS: Record<ToolName, JSONSchema> = {
 
   jupyter_run_cells: object({
     notebookPath: notebookPath(),
-    cellIds: cellIds(
-      'Ids of the cells to run, in order. Do not combine with startIndex/endIndex.',
-      LIMITS.MAX_CELL_IDS_PER_CALL
-    ),
+    cellIds: {
+      ...cellIds(
+        'Ids of the cells to run, in order (at least one). Do not combine with startIndex/endIndex.',
+        LIMITS.MAX_CELL_IDS_PER_CALL
+      ),
+      minItems: 1
+    },
     startIndex: index(
       'Inclusive first index of a contiguous range to run; give endIndex too.'
     ),
