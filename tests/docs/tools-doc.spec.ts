@@ -297,7 +297,7 @@ function typeWords(property: JSONSchema): string[] {
   for (const value of (property.enum ?? []) as unknown[]) {
     words.push(`\`${JSON.stringify(value)}\``);
   }
-  for (const key of ['minimum', 'maximum', 'maxItems'] as const) {
+  for (const key of ['minimum', 'maximum', 'minItems', 'maxItems'] as const) {
     if (typeof property[key] === 'number') {
       words.push(String(property[key]));
     }
