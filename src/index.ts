@@ -3,6 +3,7 @@ import { type JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { accessPlugin } from './access/plugin';
 import { provenancePlugin } from './access/provenance-plugin';
 import { statusPlugin } from './panel/plugin';
+import { reviewStorePlugin } from './review/plugin';
 import { outputSelectionPlugin } from './selection/plugin';
 import webmcpPlugin from './webmcp/plugin';
 
@@ -11,7 +12,8 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   statusPlugin,
   provenancePlugin,
   outputSelectionPlugin,
-  accessPlugin
+  accessPlugin,
+  reviewStorePlugin
 ];
 
 export default plugins;

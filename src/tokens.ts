@@ -3,10 +3,12 @@
  * implementation lives in its feature folder; other plugins (and other
  * extensions) depend only on what is declared here.
  */
+import type { ISharedNotebook } from '@jupyter/ydoc';
 import { Token } from '@lumino/coreutils';
 import { type ISignal } from '@lumino/signaling';
 
 import { type ErrorCode } from './common/errors';
+import type { IReviewCounts, IReviewThread } from './review/storage';
 import { type IOutputSelectionRecord } from './selection/visible';
 
 /** What a tool call is doing with a cell, for on-cell presence. */
@@ -104,4 +106,23 @@ export interface IOutputSelectionTracker {
 export const IOutputSelectionTracker = new Token<IOutputSelectionTracker>(
   'jupyterlite-webmcp:IOutputSelectionTracker',
   'Records the text the human selects inside one rendered cell output.'
+);
+
+/**
+ * The review threads stored in notebooks (under the notebook metadata key
+ * `jupyterlite_webmcp_review`), as the agent may see them: a thread anchored
+ * to a cell the owner hid (`none`) is neither listed nor counted. Works on
+ * any notebook model, a live one or one built from its file.
+ */
+export interface IReviewStore {
+  /** The agent-visible threads of a notebook, in stored order. */
+  threads(model: ISharedNotebook): IReviewThread[];
+  /** How many agent-visible threads a notebook has, and how many are open. */
+  counts(model: ISharedNotebook): IReviewCounts;
+}
+
+/** The token of the review store. */
+export const IReviewStore = new Token<IReviewStore>(
+  'jupyterlite-webmcp:IReviewStore',
+  'The review threads stored in notebooks, as the agent may see them.'
 );

@@ -8,11 +8,10 @@ import { focusContext, type IFocusContext } from './focus';
 import { kernelInfo, type IKernelInfo } from './kernel';
 import {
   notebookInfo,
-  reviewCounts,
   type INotebookInfo,
-  type IReviewCounts,
   type NotebookResolver
 } from './notebook';
+import { agentVisibleCounts, type IReviewCounts } from '../review/storage';
 import { dirname } from './paths';
 
 /** What `jupyter_get_context` returns. */
@@ -88,6 +87,6 @@ export function getContext(
     notebook: notebookInfo(notebook),
     kernel: kernelInfo(panel.sessionContext),
     focus: focusContext(panel),
-    review: reviewCounts(notebook.model)
+    review: agentVisibleCounts(notebook.model)
   };
 }

@@ -311,38 +311,3 @@ export function notebookInfo(notebook: IResolvedNotebook): INotebookInfo {
     cellCount: notebook.model.cells.length
   };
 }
-
-/** The review thread counts stored in a notebook's metadata. */
-export interface IReviewCounts {
-  openThreads: number;
-  totalThreads: number;
-}
-
-/** The metadata key review threads live under. */
-export const REVIEW_METADATA_KEY = 'jupyterlite_webmcp_review';
-
-/**
- * Count the review threads stored in the notebook, read defensively: a
- * malformed value counts as no threads.
- */
-export function reviewCounts(model: ISharedNotebook): IReviewCounts {
-  const stored = model.getMetadata(REVIEW_METADATA_KEY) as
-    { threads?: unknown } | undefined;
-  const threads = stored?.threads;
-  const list: unknown[] = Array.isArray(threads)
-    ? threads
-    : threads && typeof threads === 'object'
-      ? Object.values(threads)
-      : [];
-  let openThreads = 0;
-  let totalThreads = 0;
-  for (const thread of list) {
-    if (thread && typeof thread === 'object') {
-      totalThreads++;
-      if ((thread as { status?: unknown }).status !== 'resolved') {
-        openThreads++;
-      }
-    }
-  }
-  return { openThreads, totalThreads };
-}

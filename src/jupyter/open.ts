@@ -14,11 +14,10 @@ import { focusContext, type IFocusContext } from './focus';
 import { kernelInfo, storedKernelInfo, type IKernelInfo } from './kernel';
 import {
   notebookInfo,
-  reviewCounts,
   type INotebookInfo,
-  type IReviewCounts,
   type NotebookResolver
 } from './notebook';
+import { agentVisibleCounts, type IReviewCounts } from '../review/storage';
 
 /** Where an opened notebook now lives. */
 export type OpenedIn = 'this-page' | 'new-tab';
@@ -76,7 +75,7 @@ export async function openNotebook(
     notebook: notebookInfo(notebook),
     kernel: kernelInfo(panel.sessionContext),
     focus: focusContext(panel),
-    review: reviewCounts(notebook.model)
+    review: agentVisibleCounts(notebook.model)
   };
 }
 
@@ -102,7 +101,7 @@ export async function openInNewTab(
       notebook: notebookInfo(notebook),
       kernel: storedKernelInfo(notebook.model),
       focus: null,
-      review: reviewCounts(notebook.model),
+      review: agentVisibleCounts(notebook.model),
       openedIn: 'new-tab',
       message
     };
