@@ -9,12 +9,29 @@
 # with e.g. `./scripts/bench.sh run.bench.ts`. Informational: it fails only
 # when the run itself breaks, never on a timing. See docs/benchmarks.md.
 #
-# Builds nothing: run ./scripts/setup.sh first (venv, npm packages, build).
+# First it prints the size of the built labextension (every file gzipped
+# alone, summed: scripts/bundle-size.mjs), also written to .bench/size.txt;
+# `./scripts/bench.sh --size` (or `npm run size`) prints only that, without
+# starting a browser.
+#
+# Builds nothing: run ./scripts/setup.sh first (venv, npm packages, build);
+# the size is meaningful for the production build that setup.sh makes.
 # Knobs: BENCH_SIZES (default 50,1000,5000), BENCH_WARMUPS (5), BENCH_REPS (30);
 # for the run benchmark BENCH_RUN_WARMUPS (2), BENCH_RUN_REPS (10).
 # Extra arguments go to `playwright test` (e.g. --headed is not available here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ ! -f jupyterlite_webmcp/labextension/package.json ]; then
+  echo "The extension is not built: run ./scripts/setup.sh (or npm run build) first." >&2
+  exit 1
+fi
+mkdir -p .bench
+node scripts/bundle-size.mjs | tee .bench/size.txt
+if [ "${1:-}" = "--size" ]; then
+  exit 0
+fi
+echo
 
 if [ ! -f .venv/bin/activate ]; then
   echo "No .venv: run ./scripts/setup.sh first." >&2
@@ -23,10 +40,6 @@ fi
 # shellcheck disable=SC1091
 . .venv/bin/activate
 
-if [ ! -f jupyterlite_webmcp/labextension/package.json ]; then
-  echo "The extension is not built: run ./scripts/setup.sh (or npm run build) first." >&2
-  exit 1
-fi
 if [ ! -x "${UI_TESTS_CHROMIUM:-/usr/bin/chromium}" ]; then
   echo "No Chromium at ${UI_TESTS_CHROMIUM:-/usr/bin/chromium} (apt-get install chromium)." >&2
   exit 1
