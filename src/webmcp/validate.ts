@@ -1,12 +1,15 @@
 /**
  * Validation of tool arguments against the input schemas, with defaults
  * filled in and every failure reported as INVALID_ARGUMENT in plain English.
+ *
+ * The schemas are compiled at build time (scripts/build-validators.mjs, ajv's
+ * standalone code generation) into validators.generated.ts, so the bundle
+ * carries the compiled functions and not the ajv compiler.
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-
 import { ToolError } from '../common/errors';
 import { TOOL_INPUT_SCHEMAS, TOOL_NAMES, type ToolName } from './schemas';
 import { type JSONSchema } from './types';
+import { COMPILED_VALIDATORS } from './validators.generated';
 
 /** How much of a caller-supplied name a message may echo. */
 const MAX_ECHO_CHARS = 64;
@@ -15,21 +18,46 @@ const MAX_ECHO_CHARS = 64;
 type JSONObject = Record<string, unknown>;
 
 /**
- * Compiles every input schema once and validates arguments against them.
+ * One error as ajv reports it (the subset of ajv's ErrorObject read here).
+ */
+export interface IValidationError {
+  keyword: string;
+  instancePath: string;
+  schemaPath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/**
+ * A validation function as ajv compiles it, with `useDefaults` and
+ * `allErrors: false`: fills defaults into `data`, returns whether it is valid
+ * and leaves the (first) error in `errors`.
+ */
+export type CompiledValidator = ((data: unknown) => boolean) & {
+  errors?: IValidationError[] | null;
+};
+
+/**
+ * Validates arguments against the compiled input schemas.
  * The caller's arguments are never mutated: defaults go into a deep copy.
  */
 export class InputValidator {
-  constructor(schemas: Record<ToolName, JSONSchema> = TOOL_INPUT_SCHEMAS) {
-    const ajv = new Ajv({
-      strict: true,
-      allowUnionTypes: true,
-      useDefaults: true,
-      allErrors: false,
-      verbose: true
-    });
+  /**
+   * @param validators - The compiled schemas, by default those generated at
+   *   build time; tests pass validators compiled by ajv at run time.
+   * @param schemas - The schemas they were compiled from, which the messages
+   *   quote (the properties an object accepts).
+   */
+  constructor(
+    validators: Readonly<
+      Record<ToolName, CompiledValidator>
+    > = COMPILED_VALIDATORS,
+    schemas: Readonly<Record<ToolName, JSONSchema>> = TOOL_INPUT_SCHEMAS
+  ) {
     for (const name of TOOL_NAMES) {
-      this._validators.set(name, ajv.compile(schemas[name]));
+      this._validators.set(name, validators[name]);
     }
+    this._schemas = schemas;
   }
 
   /**
@@ -55,7 +83,7 @@ export class InputValidator {
     if (!validator(args)) {
       const error = validator.errors?.[0];
       throw error
-        ? toToolError(error)
+        ? toToolError(error, this._schemas[name])
         : new ToolError('INVALID_ARGUMENT', 'Invalid arguments.', {
             field: '',
             rule: 'unknown'
@@ -64,7 +92,8 @@ export class InputValidator {
     return args;
   }
 
-  private readonly _validators = new Map<ToolName, ValidateFunction>();
+  private readonly _validators = new Map<ToolName, CompiledValidator>();
+  private readonly _schemas: Readonly<Record<ToolName, JSONSchema>>;
 }
 
 /**
@@ -147,8 +176,27 @@ function quoteList(values: unknown[]): string {
   return values.map(value => JSON.stringify(value)).join(', ');
 }
 
+/**
+ * The subschema at an ajv schemaPath's parent, e.g. the schema owning
+ * `#/properties/anchor/additionalProperties`: what ajv's `verbose` option
+ * reports as `parentSchema`, without compiling a copy of it into the code.
+ */
+function parentSchemaOf(schema: JSONSchema, schemaPath: string): JSONSchema {
+  let node: unknown = schema;
+  for (const segment of schemaPath.split('/').slice(1, -1)) {
+    const key = decodeURIComponent(segment)
+      .replace(/~1/g, '/')
+      .replace(/~0/g, '~');
+    node =
+      node && typeof node === 'object'
+        ? (node as Record<string, unknown>)[key]
+        : undefined;
+  }
+  return node && typeof node === 'object' ? (node as JSONSchema) : {};
+}
+
 /** The first ajv error as INVALID_ARGUMENT, naming the field and the rule. */
-function toToolError(error: ErrorObject): ToolError {
+function toToolError(error: IValidationError, schema: JSONSchema): ToolError {
   const params = error.params as Record<string, unknown>;
   const rule = error.keyword;
   if (rule === 'required') {
@@ -165,8 +213,8 @@ function toToolError(error: ErrorObject): ToolError {
     const field = echo(
       fieldOf(error.instancePath, String(params.additionalProperty))
     );
-    const schema = (error.parentSchema ?? {}) as JSONSchema;
-    const known = Object.keys((schema.properties ?? {}) as JSONSchema);
+    const parent = parentSchemaOf(schema, error.schemaPath);
+    const known = Object.keys((parent.properties ?? {}) as JSONSchema);
     const owner = error.instancePath
       ? `"${fieldOf(error.instancePath)}"`
       : 'this tool';
@@ -187,7 +235,10 @@ function toToolError(error: ErrorObject): ToolError {
   );
 }
 
-function ruleText(error: ErrorObject, params: Record<string, unknown>): string {
+function ruleText(
+  error: IValidationError,
+  params: Record<string, unknown>
+): string {
   switch (error.keyword) {
     case 'type': {
       const types = Array.isArray(params.type)
