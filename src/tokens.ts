@@ -3,11 +3,14 @@
  * implementation lives in its feature folder; other plugins (and other
  * extensions) depend only on what is declared here.
  */
-import type { ISharedNotebook } from '@jupyter/ydoc';
+import type { ISharedCell, ISharedNotebook } from '@jupyter/ydoc';
+import type { NotebookPanel } from '@jupyterlab/notebook';
 import { Token } from '@lumino/coreutils';
 import { type ISignal } from '@lumino/signaling';
 
+import { type AgentAccess, type IAccessReading } from './access/model';
 import { type ErrorCode } from './common/errors';
+// The review store's types are declared beside its reader, in review/storage.
 import type { IReviewCounts, IReviewThread } from './review/storage';
 import { type IOutputSelectionRecord } from './selection/visible';
 
@@ -92,6 +95,89 @@ export interface IWebMcpRegistry {
 export const IWebMcpRegistry = new Token<IWebMcpRegistry>(
   'jupyterlite-webmcp:IWebMcpRegistry',
   'The WebMCP registration of the notebook tools, and the stream of their calls.'
+);
+
+/** What a change of cell access did. */
+export interface ICellAccessChange {
+  /** The access the cells were given. */
+  access: AgentAccess;
+  /** How many cells' metadata was written. */
+  changed: number;
+}
+
+/** What a change of notebook access did. */
+export interface INotebookAccessChange {
+  path: string;
+  previous: IAccessReading;
+  access: AgentAccess;
+  changed: boolean;
+  /**
+   * Where it was written: the live model of a notebook open in this app, the
+   * live model of one open in another tab of this browser, or the file.
+   */
+  where: 'live' | 'tab' | 'file';
+  /** For `tab`: whether that tab saves it (false: it has unsaved edits). */
+  saved?: boolean;
+}
+
+/**
+ * The owner's agent access, as a service: read and write it per cell and
+ * per notebook, find a notebook's open panel (one rule for every caller),
+ * and hear of every change, whoever made it. The human's commands, the
+ * markers and the Agent panel use it; no WebMCP tool can write through it.
+ */
+export interface IAgentAccess {
+  /**
+   * Emitted when the access of an open notebook or of its cells changed
+   * (through this service, an undo, a hand edit of the metadata, or a
+   * collaborator), and when a notebook that is not open was written.
+   */
+  readonly changed: ISignal<IAgentAccess, IAgentAccess.IChange>;
+  /** The live panel open on a workspace path in this app, if any. */
+  findPanel(path: string): NotebookPanel | null;
+  /** A cell's access as its metadata says (invalid reads as `none`). */
+  cellAccess(cell: ISharedCell): IAccessReading;
+  /** A notebook's access: its live model when open, else its file. */
+  notebookAccess(path: string): Promise<IAccessReading>;
+  /** Give cells of a notebook one access, as one undo step. */
+  setCellsAccess(
+    notebook: ISharedNotebook,
+    cells: readonly ISharedCell[],
+    access: AgentAccess
+  ): ICellAccessChange;
+  /** One step of the cycle write → read → none on cells, anchored. */
+  cycleCellsAccess(
+    notebook: ISharedNotebook,
+    cells: readonly ISharedCell[],
+    anchor?: ISharedCell | null
+  ): ICellAccessChange | null;
+  /** Give a notebook an access. */
+  setNotebookAccess(
+    path: string,
+    access: AgentAccess
+  ): Promise<INotebookAccessChange>;
+  /** One cycle step for notebooks: all take the next access of the first. */
+  cycleNotebookAccess(
+    paths: readonly string[]
+  ): Promise<INotebookAccessChange[]>;
+}
+
+export namespace IAgentAccess {
+  /** One change of access. */
+  export interface IChange {
+    /** The notebook's workspace path. */
+    path: string;
+    /** Whether the notebook's own access or its cells' changed. */
+    scope: 'notebook' | 'cells';
+    /** For `cells`: the ids of the cells whose access changed. */
+    cellIds: string[];
+  }
+}
+
+/** The token of the agent access service. */
+export const IAgentAccess = new Token<IAgentAccess>(
+  'jupyterlite-webmcp:IAgentAccess',
+  "The owner's agent access per cell and per notebook: read, write, and hear of changes."
 );
 
 /** The record of the text the human last selected inside one output. */

@@ -1,13 +1,11 @@
 /**
- * The human's access commands: cycle the agent access of the selected cells,
- * cycle or set a notebook's access. No WebMCP tool reaches this module: it is
- * wired only by the access plugin, into menus, the palette and a shortcut.
- *
- * Cells are written through their shared model (one transaction for a whole
- * selection, nothing when nothing changes). A notebook open in this app is
- * written through its live model; any other notebook through its file.
+ * The human's access commands: cycle or set the agent access of cells (the
+ * selected ones, or given ids), cycle or set a notebook's access. No WebMCP
+ * tool reaches this module: it is wired only by the access plugin, into
+ * menus, the palette and a shortcut. Everything is written through the
+ * access service (`IAgentAccess`).
  */
-import type { ISharedCell, ISharedNotebook } from '@jupyter/ydoc';
+import type { ISharedCell } from '@jupyter/ydoc';
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import { Notification, showErrorMessage } from '@jupyterlab/apputils';
 import type { FileBrowser } from '@jupyterlab/filebrowser';
@@ -16,7 +14,6 @@ import type {
   Notebook,
   NotebookPanel
 } from '@jupyterlab/notebook';
-import type { Contents } from '@jupyterlab/services';
 import {
   nullTranslator,
   type ITranslator,
@@ -24,25 +21,9 @@ import {
 } from '@jupyterlab/translation';
 import { DisposableSet, type IDisposable } from '@lumino/disposable';
 
-import {
-  ACCESS_METADATA_KEY,
-  AGENT_ACCESS_VALUES,
-  isAgentAccess,
-  nextAccess,
-  readCellAccess,
-  readNotebookAccess,
-  withCellAccess,
-  withNotebookAccess,
-  type AgentAccess,
-  type IAccessReading
-} from './model';
-import {
-  NotebookAccessRelay,
-  readNotebookFileAccess,
-  writeNotebookFileAccess,
-  type IMessageChannel,
-  type ITabWriteResult
-} from './notebook-file';
+import { type IAgentAccess, type INotebookAccessChange } from '../tokens';
+import { browserSelection } from './file-browser';
+import { AGENT_ACCESS_VALUES, isAgentAccess, type AgentAccess } from './model';
 
 /** The ids of the access commands. */
 export namespace CommandIDs {
@@ -50,6 +31,8 @@ export namespace CommandIDs {
   export const cycleCellAccess = 'jupyterlite-webmcp:cycle-cell-access';
   /** Cycle a notebook's access (the file browser's, or the current one). */
   export const cycleNotebookAccess = 'jupyterlite-webmcp:cycle-notebook-access';
+  /** Set cells' access (given ids, or the selected cells) to one value. */
+  export const setCellAccess = 'jupyterlite-webmcp:set-cell-access';
   /** Set a notebook's access to one value. */
   export const setNotebookAccess = 'jupyterlite-webmcp:set-notebook-access';
 }
@@ -86,78 +69,6 @@ export function accessName(
   }
 }
 
-/** What a change of cell access did. */
-export interface ICellAccessChange {
-  /** The access the cells were given. */
-  access: AgentAccess;
-  /** How many cells' metadata was written. */
-  changed: number;
-}
-
-/**
- * Give cells one access, in one transaction of their notebook. A cell whose
- * metadata already says so is not written; `write` is stored as absence and
- * an emptied key is deleted (withCellAccess). Returns how many were written.
- */
-export function setCellsAccess(
-  notebook: ISharedNotebook,
-  cells: readonly ISharedCell[],
-  access: AgentAccess
-): number {
-  const writes: {
-    cell: ISharedCell;
-    value: ReturnType<typeof withCellAccess>;
-  }[] = [];
-  for (const cell of cells) {
-    const current = cell.getMetadata(ACCESS_METADATA_KEY);
-    const value = withCellAccess(current, access);
-    if (value !== current) {
-      writes.push({ cell, value });
-    }
-  }
-  if (writes.length === 0) {
-    return 0;
-  }
-  // One undo step of its own: not merged with an edit (or another access
-  // change) made just before or after.
-  const undo = (notebook as { undoManager?: { stopCapturing(): void } })
-    .undoManager;
-  undo?.stopCapturing();
-  notebook.transact(() => {
-    for (const { cell, value } of writes) {
-      if (value === undefined) {
-        cell.deleteMetadata(ACCESS_METADATA_KEY);
-      } else {
-        cell.setMetadata(ACCESS_METADATA_KEY, value);
-      }
-    }
-  });
-  undo?.stopCapturing();
-  return writes.length;
-}
-
-/**
- * One step of the human's cycle on a selection. Every cell takes the next
- * access of the anchor (the active cell, or the first of the selection), so
- * a mixed selection ends up uniform: one step makes it all the same, the
- * next steps cycle it together. An invalid anchor value steps to `none`
- * (nextAccess), repairing it without widening access.
- */
-export function cycleCellsAccess(
-  notebook: ISharedNotebook,
-  cells: readonly ISharedCell[],
-  anchor: ISharedCell | null = null
-): ICellAccessChange | null {
-  const from = anchor ?? cells[0];
-  if (!from) {
-    return null;
-  }
-  const reading = readCellAccess(from.getMetadata(ACCESS_METADATA_KEY));
-  const access = nextAccess(reading.access, reading.valid);
-  const targets = cells.includes(from) ? cells : [from, ...cells];
-  return { access, changed: setCellsAccess(notebook, targets, access) };
-}
-
 /** The selected cells of a notebook widget (the active one included). */
 export function selectedCells(notebook: Notebook): {
   cells: ISharedCell[];
@@ -169,215 +80,26 @@ export function selectedCells(notebook: Notebook): {
   return { cells, active: notebook.activeCell?.model.sharedModel ?? null };
 }
 
-/**
- * Give a live notebook model an access. Writes only when it changes; `write`
- * deletes the key when nothing else is under it. Returns whether it wrote.
- */
-export function setSharedNotebookAccess(
-  notebook: ISharedNotebook,
-  access: AgentAccess
-): boolean {
-  const current = notebook.getMetadata(ACCESS_METADATA_KEY);
-  const value = withNotebookAccess(current, access);
-  if (value === current) {
-    return false;
-  }
-  if (value === undefined) {
-    notebook.deleteMetadata(ACCESS_METADATA_KEY);
-  } else {
-    notebook.setMetadata(ACCESS_METADATA_KEY, value);
-  }
-  return true;
+/** The arguments of the set-cell-access command. */
+interface ICellArgs {
+  cellIds?: string[];
+  access?: AgentAccess;
 }
 
-/** What a change of notebook access did. */
-export interface INotebookAccessChange {
-  path: string;
-  previous: IAccessReading;
-  access: AgentAccess;
-  changed: boolean;
-  /**
-   * Where it was written: the live model of a notebook open in this app, the
-   * live model of one open in another tab of this browser, or the file.
-   */
-  where: 'live' | 'tab' | 'file';
-  /** For `tab`: whether that tab saves it (false: it has unsaved edits). */
-  saved?: boolean;
-}
-
-type AccessChoice = AgentAccess | ((previous: IAccessReading) => AgentAccess);
-
-const choose = (access: AccessChoice, previous: IAccessReading) =>
-  typeof access === 'function' ? access(previous) : access;
-
-/**
- * Reads and writes notebook-level access: through the live model when the
- * notebook is open in this app; through the live model of another tab of
- * this browser that has it open (NotebookAccessRelay); through its file
- * otherwise.
- */
-export class NotebookAccessWriter implements IDisposable {
-  constructor(options: NotebookAccessWriter.IOptions) {
-    this._tracker = options.tracker;
-    this._contents = options.contents;
-    this._relay = options.channel
-      ? new NotebookAccessRelay({
-          channel: options.channel,
-          timeoutMs: options.tabTimeoutMs,
-          host: {
-            read: path => this._readHere(path),
-            write: (path, access) => this._serveTab(path, access)
-          }
-        })
-      : null;
-  }
-
-  get isDisposed(): boolean {
-    return this._isDisposed;
-  }
-
-  dispose(): void {
-    this._isDisposed = true;
-    this._relay?.dispose();
-  }
-
-  /** The panel of a notebook open in this app, by workspace path. */
-  findPanel(path: string): NotebookPanel | null {
-    return (
-      this._tracker.find(
-        panel =>
-          !panel.isDisposed &&
-          (panel.context.path === path || panel.context.localPath === path)
-      ) ?? null
-    );
-  }
-
-  /** The access a notebook gives now. */
-  async read(path: string): Promise<IAccessReading> {
-    const here = await this._readHere(path);
-    if (here) {
-      return here;
-    }
-    const tab = await this._relay?.read(path);
-    return tab ?? readNotebookFileAccess(this._contents, path);
-  }
-
-  /** Give a notebook an access (or the one `access` picks from its current). */
-  async write(
-    path: string,
-    access: AccessChoice
-  ): Promise<INotebookAccessChange> {
-    const panel = this.findPanel(path);
-    if (panel) {
-      const { previous, target, changed } = await writeLive(panel, access);
-      return { path, previous, access: target, changed, where: 'live' };
-    }
-    const relay = this._relay;
-    const current = relay ? await relay.read(path) : null;
-    if (relay && current) {
-      const target = choose(access, current);
-      const result = await relay.write(path, target);
-      if (!result) {
-        // never the file behind a tab that has the notebook open
-        throw new Error(
-          `The tab that has "${path}" open did not answer; its agent access is unchanged.`
-        );
-      }
-      return { path, ...result, access: target, where: 'tab' };
-    }
-    const result = await writeNotebookFileAccess(this._contents, path, access);
-    return { ...result, where: 'file' };
-  }
-
-  /**
-   * One cycle step for several notebooks: all take the next access of the
-   * first (the anchor), as a cell selection does.
-   */
-  async cycle(paths: readonly string[]): Promise<INotebookAccessChange[]> {
-    if (paths.length === 0) {
-      return [];
-    }
-    const [first, ...rest] = paths;
-    const anchor = await this.write(first, previous =>
-      nextAccess(previous.access, previous.valid)
-    );
-    const changes = [anchor];
-    for (const path of rest) {
-      changes.push(await this.write(path, anchor.access));
-    }
-    return changes;
-  }
-
-  private async _readHere(path: string): Promise<IAccessReading | null> {
-    const panel = this.findPanel(path);
-    if (!panel) {
-      return null;
-    }
-    await panel.context.ready;
-    return readNotebookAccess(
-      panel.context.model.sharedModel.getMetadata(ACCESS_METADATA_KEY)
-    );
-  }
-
-  /**
-   * Write a notebook open here for another tab. The file is that tab's
-   * source of truth (its agent reads this notebook from the file), so a
-   * notebook without unsaved edits is saved too; one with unsaved edits is
-   * not saved behind its owner's back, and the other tab says so.
-   */
-  private async _serveTab(
-    path: string,
-    access: AgentAccess
-  ): Promise<ITabWriteResult | null> {
-    const panel = this.findPanel(path);
-    if (!panel) {
-      return null;
-    }
-    await panel.context.ready;
-    const clean = !panel.context.model.dirty;
-    const { previous, changed } = await writeLive(panel, access);
-    const saved = changed && clean;
-    if (saved) {
-      panel.context.save().catch(error => {
-        console.warn(`Agent access: could not save "${path}".`, error);
-      });
-    }
-    return { previous, changed, saved: saved || (!changed && clean) };
-  }
-
-  private _tracker: INotebookTracker;
-  private _contents: Contents.IManager;
-  private _relay: NotebookAccessRelay | null;
-  private _isDisposed = false;
-}
-
-export namespace NotebookAccessWriter {
-  export interface IOptions {
-    tracker: INotebookTracker;
-    contents: Contents.IManager;
-    /**
-     * The channel to the other tabs of this browser (a BroadcastChannel
-     * named ACCESS_CHANNEL_NAME); none: files are written directly.
-     */
-    channel?: IMessageChannel | null;
-    tabTimeoutMs?: number;
-  }
-}
-
-async function writeLive(
-  panel: NotebookPanel,
-  access: AccessChoice
-): Promise<{
-  previous: IAccessReading;
-  target: AgentAccess;
-  changed: boolean;
-}> {
-  await panel.context.ready;
-  const model = panel.context.model.sharedModel;
-  const previous = readNotebookAccess(model.getMetadata(ACCESS_METADATA_KEY));
-  const target = choose(access, previous);
-  return { previous, target, changed: setSharedNotebookAccess(model, target) };
-}
+const SET_CELL_SCHEMA = {
+  type: 'object',
+  properties: {
+    cellIds: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'Ids of cells of the current notebook; default: the selected cells (the active one included).'
+    },
+    access: { type: 'string', enum: [...AGENT_ACCESS_VALUES] }
+  },
+  required: ['access'],
+  additionalProperties: false
+};
 
 /** The arguments of the notebook commands. */
 interface INotebookArgs {
@@ -422,7 +144,7 @@ export function addAccessCommands(
   app: JupyterFrontEnd,
   options: addAccessCommands.IOptions
 ): IDisposable {
-  const { tracker, writer } = options;
+  const { tracker, access: service } = options;
   const trans = (options.translator ?? nullTranslator).load(
     'jupyterlite-webmcp'
   );
@@ -449,7 +171,38 @@ export function addAccessCommands(
           return null;
         }
         const { cells, active } = selectedCells(panel.content);
-        return cycleCellsAccess(model.sharedModel, cells, active);
+        return service.cycleCellsAccess(model.sharedModel, cells, active);
+      }
+    })
+  );
+
+  set.add(
+    commands.addCommand(CommandIDs.setCellAccess, {
+      label: args => {
+        const access = (args as ICellArgs).access;
+        return isAgentAccess(access)
+          ? trans.__('Set Agent Access: %1', accessName(access, trans))
+          : trans.__('Set Agent Access');
+      },
+      caption: trans.__(
+        'Set what the agent may do with cells: read and write, read-only, hidden'
+      ),
+      describedBy: { args: SET_CELL_SCHEMA },
+      isEnabled: args =>
+        isAgentAccess((args as ICellArgs).access) && currentPanel() !== null,
+      execute: args => {
+        const { access, cellIds } = args as ICellArgs;
+        if (!isAgentAccess(access)) {
+          throw new Error(`Unknown agent access: ${String(access)}`);
+        }
+        const model = currentPanel()?.content.model;
+        if (!model) {
+          throw new Error('No notebook is open.');
+        }
+        const cells = Array.isArray(cellIds)
+          ? cellsById(model.sharedModel.cells, cellIds)
+          : selectedCells(currentPanel()!.content).cells;
+        return service.setCellsAccess(model.sharedModel, cells, access);
       }
     })
   );
@@ -463,7 +216,7 @@ export function addAccessCommands(
       return browserSelection(app, options.fileBrowsers?.() ?? []);
     }
     const panel = currentPanel();
-    return panel ? [panel.context.path] : [];
+    return panel ? [panel.context.localPath] : [];
   };
 
   const report = async (
@@ -499,7 +252,9 @@ export function addAccessCommands(
       describedBy: { args: CYCLE_NOTEBOOK_SCHEMA },
       isEnabled: args => targets(args as INotebookArgs).length > 0,
       execute: args =>
-        report(args as INotebookArgs, paths => writer.cycle(paths))
+        report(args as INotebookArgs, paths =>
+          service.cycleNotebookAccess(paths)
+        )
     })
   );
 
@@ -524,7 +279,9 @@ export function addAccessCommands(
           throw new Error(`Unknown agent access: ${String(access)}`);
         }
         return report(args as INotebookArgs, paths =>
-          Promise.all(paths.map(path => writer.write(path, access)))
+          Promise.all(
+            paths.map(path => service.setNotebookAccess(path, access))
+          )
         );
       }
     })
@@ -536,7 +293,7 @@ export function addAccessCommands(
 export namespace addAccessCommands {
   export interface IOptions {
     tracker: INotebookTracker;
-    writer: NotebookAccessWriter;
+    access: IAgentAccess;
     translator?: ITranslator | null;
     /** The app's file browsers (the default one first), when it has any. */
     fileBrowsers?: () => FileBrowser[];
@@ -544,35 +301,21 @@ export namespace addAccessCommands {
 }
 
 /**
- * The notebooks selected in the file browser whose context menu was opened,
- * the right-clicked one first (it anchors a cycle, as the active cell does).
+ * The cells with these ids, in the order given; an unknown id is an error
+ * naming it, so a typo never silently changes nothing.
  */
-function browserSelection(
-  app: JupyterFrontEnd,
-  browsers: FileBrowser[]
-): string[] {
-  const hit = app.contextMenuHitTest(node =>
-    node.classList.contains('jp-DirListing-item')
-  );
-  const browser =
-    (hit && browsers.find(candidate => candidate.node.contains(hit))) ||
-    browsers[0];
-  if (!browser) {
-    return [];
-  }
-  const selected = [...browser.selectedItems()]
-    .filter(item => item.type === 'notebook')
-    .map(item => item.path);
-  if (hit && browser.node.contains(hit)) {
-    const name = hit.querySelector('.jp-DirListing-itemText')?.textContent;
-    const clicked = selected.find(
-      path => path.slice(path.lastIndexOf('/') + 1) === name
+function cellsById(
+  cells: readonly ISharedCell[],
+  ids: readonly string[]
+): ISharedCell[] {
+  const byId = new Map(cells.map(cell => [cell.id, cell]));
+  const missing = ids.filter(id => !byId.has(id));
+  if (missing.length > 0) {
+    throw new Error(
+      `No cell with id ${missing.map(id => `"${id}"`).join(', ')} in the current notebook.`
     );
-    if (clicked) {
-      return [clicked, ...selected.filter(path => path !== clicked)];
-    }
   }
-  return selected;
+  return [...new Set(ids)].map(id => byId.get(id)!);
 }
 
 function notify(

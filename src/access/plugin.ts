@@ -12,32 +12,35 @@ import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { DisposableDelegate, DisposableSet } from '@lumino/disposable';
 
+import { IAgentAccess } from '../tokens';
 import {
   CELL_ACCESS_SHORTCUT,
   CELL_CONTEXT_SELECTOR,
   CommandIDs,
   NOTEBOOK_FILE_SELECTOR,
-  NotebookAccessWriter,
   addAccessCommands
 } from './commands';
 import { AccessMarkers } from './markers';
 import { AGENT_ACCESS_VALUES } from './model';
 import { ACCESS_CHANNEL_NAME } from './notebook-file';
+import { AgentAccessService } from './service';
 
 let wiring: DisposableSet | null = null;
 
 /**
- * The owner's access control: the access commands in the cell and file
- * browser context menus, the palette and a shortcut, and the markers of
- * every notebook. Only the notebook tracker is required, so Notebook 7 and
- * JupyterLite (whose pages lack some of the rest) work too.
+ * The owner's access control: the access service (`IAgentAccess`), the
+ * access commands in the cell and file browser context menus, the palette
+ * and a shortcut, and the markers of every notebook. Only the notebook
+ * tracker is required, so Notebook 7 and JupyterLite (whose pages lack some
+ * of the rest) work too.
  */
-export const accessPlugin: JupyterFrontEndPlugin<void> = {
+export const accessPlugin: JupyterFrontEndPlugin<IAgentAccess> = {
   id: 'jupyterlite-webmcp:access',
   description:
     'Lets the notebook owner set agent access per cell and per notebook, and marks restricted cells.',
   autoStart: true,
   requires: [INotebookTracker],
+  provides: IAgentAccess,
   optional: [
     ITranslator,
     ICommandPalette,
@@ -51,11 +54,11 @@ export const accessPlugin: JupyterFrontEndPlugin<void> = {
     palette: ICommandPalette | null,
     defaultBrowser: FileBrowser | null,
     browserFactory: IFileBrowserFactory | null
-  ): void => {
+  ): IAgentAccess => {
     const set = new DisposableSet();
     wiring = set;
     const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
-    const writer = new NotebookAccessWriter({
+    const access = new AgentAccessService({
       tracker,
       contents: app.serviceManager.contents,
       // the other tabs of this browser (Notebook 7: one app per tab)
@@ -64,7 +67,7 @@ export const accessPlugin: JupyterFrontEndPlugin<void> = {
           ? null
           : new BroadcastChannel(ACCESS_CHANNEL_NAME)
     });
-    set.add(writer);
+    set.add(access);
     const fileBrowsers = (): FileBrowser[] => {
       const browsers: FileBrowser[] = defaultBrowser ? [defaultBrowser] : [];
       browserFactory?.tracker.forEach(browser => {
@@ -75,7 +78,7 @@ export const accessPlugin: JupyterFrontEndPlugin<void> = {
       return browsers;
     };
     set.add(
-      addAccessCommands(app, { tracker, writer, translator, fileBrowsers })
+      addAccessCommands(app, { tracker, access, translator, fileBrowsers })
     );
 
     set.add(
@@ -115,14 +118,15 @@ export const accessPlugin: JupyterFrontEndPlugin<void> = {
       set.add(
         palette.addItem({ command: CommandIDs.cycleNotebookAccess, category })
       );
-      for (const access of AGENT_ACCESS_VALUES) {
-        set.add(
-          palette.addItem({
-            command: CommandIDs.setNotebookAccess,
-            args: { access },
-            category
-          })
-        );
+      for (const value of AGENT_ACCESS_VALUES) {
+        for (const command of [
+          CommandIDs.setCellAccess,
+          CommandIDs.setNotebookAccess
+        ]) {
+          set.add(
+            palette.addItem({ command, args: { access: value }, category })
+          );
+        }
       }
     }
 
@@ -133,7 +137,7 @@ export const accessPlugin: JupyterFrontEndPlugin<void> = {
         translator,
         onActivateNotebook: () => {
           void app.commands.execute(CommandIDs.cycleNotebookAccess, {
-            path: panel.context.path
+            path: panel.context.localPath
           });
         }
       });
@@ -150,6 +154,7 @@ export const accessPlugin: JupyterFrontEndPlugin<void> = {
         markers.clear();
       })
     );
+    return access;
   },
   deactivate: (): void => {
     wiring?.dispose();

@@ -1,16 +1,43 @@
 /**
  * Which notebooks in a listing the agent may see, without re-reading every
  * notebook's content on every call: an open notebook is judged from its live
- * model; a closed one from its file, read once per modification time.
+ * model; a closed one from its file, read once per version of the file.
+ *
+ * Cost. The contents service has no way to read a notebook's metadata alone,
+ * so the first listing of a closed notebook downloads it whole, once. What
+ * this class guarantees:
+ *
+ * - A version of a file (its path, modification time and size) is downloaded
+ *   at most once: the verdict is remembered for it, and a read already in
+ *   flight (another listing, or a create, asking meanwhile) is shared, never
+ *   started again.
+ * - At most MAX_CONCURRENT_NOTEBOOK_READS files download at once: enough to
+ *   overlap the server's work with the transfer and the parse, while leaving
+ *   the browser's six connections per host to the app and the kernel (and a
+ *   Jupyter server is one Python process: more at once only queue there).
+ * - Steady state reads nothing: a listing of already judged notebooks costs
+ *   the directory listing plus a map lookup per notebook.
+ *
+ * Fail closed. Only what was read from the file can make a notebook visible.
+ * A read that fails hides the notebook from that listing, as a hidden one
+ * (the spec makes hidden indistinguishable from absent, so the listing names
+ * no file it could not judge, and no error names it either). A refusal (a
+ * 4xx: the file is unreadable as a notebook) is remembered for that version
+ * of the file, so a broken file is not downloaded on every call; a failure to
+ * answer (a 5xx, the network) is not remembered, and the next listing tries
+ * again. Nothing is persisted beyond the page: the cache lives in memory.
  */
 import { type Contents } from '@jupyterlab/services';
 
+import { LIMITS } from '../limits';
+import { contentsFailure } from '../common/contents-errors';
 import { ACCESS_METADATA_KEY, readNotebookAccess } from './model';
 
 /** A listed file, as the visibility check needs it. */
 export interface IListedNotebook {
   path: string;
   modified?: string;
+  size?: number;
 }
 
 /** What the cache needs from the app. */
@@ -20,13 +47,37 @@ export interface IVisibilitySource {
   contents: Contents.IManager;
 }
 
+/** Options of the cache. */
+export interface IVisibilityOptions {
+  /** Files read at once (default MAX_CONCURRENT_NOTEBOOK_READS). */
+  maxConcurrentReads?: number;
+}
+
+/** A verdict on one version of a file. */
+interface IVerdict {
+  version: string;
+  visible: boolean;
+}
+
+/** The version key of a listed or read file; null when it has no time. */
+function versionOf(modified?: string, size?: number): string | null {
+  return modified ? `${modified}\u0000${size ?? ''}` : null;
+}
+
 /**
  * Decides and remembers whether closed notebooks are hidden. A file whose
- * modification time changed is read again; an unreadable one counts as
- * visible (it is then listed like any file the agent cannot open).
+ * modification time or size changed is read again.
  */
 export class NotebookVisibilityCache {
-  constructor(private readonly _source: IVisibilitySource) {}
+  constructor(
+    private readonly _source: IVisibilitySource,
+    options: IVisibilityOptions = {}
+  ) {
+    this._maxReads = Math.max(
+      1,
+      options.maxConcurrentReads ?? LIMITS.MAX_CONCURRENT_NOTEBOOK_READS
+    );
+  }
 
   /** Whether the owner lets the agent know this notebook exists. */
   async isVisible(entry: IListedNotebook): Promise<boolean> {
@@ -34,12 +85,31 @@ export class NotebookVisibilityCache {
     if (live !== null) {
       return readNotebookAccess(live).access !== 'none';
     }
+    const version = versionOf(entry.modified, entry.size);
     const cached = this._cache.get(entry.path);
-    if (cached && entry.modified && cached.modified === entry.modified) {
+    if (cached && version !== null && cached.version === version) {
       return cached.visible;
     }
-    let visible = true;
-    let modified = entry.modified;
+    // One download per version: a read in flight is shared.
+    const key = `${entry.path}\u0000${version ?? ''}`;
+    let pending = this._inFlight.get(key);
+    if (!pending) {
+      pending = this._judge(entry, version).finally(() =>
+        this._inFlight.delete(key)
+      );
+      this._inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Read the file (within the concurrency bound) and remember the verdict. */
+  private async _judge(
+    entry: IListedNotebook,
+    listedVersion: string | null
+  ): Promise<boolean> {
+    await this._acquire();
+    let verdict: IVerdict | null;
+    let visible = false;
     try {
       const model = await this._source.contents.get(entry.path, {
         content: true,
@@ -49,18 +119,49 @@ export class NotebookVisibilityCache {
         ?.metadata;
       visible =
         readNotebookAccess(metadata?.[ACCESS_METADATA_KEY]).access !== 'none';
-      modified = model.last_modified ?? modified;
-    } catch {
-      visible = true;
+      // Remembered for the version read, which may be newer than the listed.
+      const read = versionOf(
+        model.last_modified,
+        typeof model.size === 'number' ? model.size : entry.size
+      );
+      verdict = read === null ? null : { version: read, visible };
+    } catch (error) {
+      visible = false;
+      verdict =
+        contentsFailure(error) === 'refused' && listedVersion !== null
+          ? { version: listedVersion, visible: false }
+          : null;
+    } finally {
+      this._release();
     }
-    if (modified) {
-      this._cache.set(entry.path, { modified, visible });
+    if (verdict) {
+      this._cache.set(entry.path, verdict);
+    } else {
+      this._cache.delete(entry.path);
     }
     return visible;
   }
 
-  private readonly _cache = new Map<
-    string,
-    { modified: string; visible: boolean }
-  >();
+  private _acquire(): Promise<void> {
+    if (this._reading < this._maxReads) {
+      this._reading++;
+      return Promise.resolve();
+    }
+    return new Promise(resolve => this._waiting.push(resolve));
+  }
+
+  private _release(): void {
+    const next = this._waiting.shift();
+    if (next) {
+      next();
+    } else {
+      this._reading--;
+    }
+  }
+
+  private readonly _maxReads: number;
+  private _reading = 0;
+  private readonly _waiting: (() => void)[] = [];
+  private readonly _cache = new Map<string, IVerdict>();
+  private readonly _inFlight = new Map<string, Promise<boolean>>();
 }

@@ -17,6 +17,7 @@ import {
   type AgentAccess
 } from '../access/model';
 import { assertNotebookAccessible } from '../access/guard';
+import { findNotebookPanel, panelPath } from '../access/panels';
 import {
   noActiveNotebookError,
   notebookNotFoundError,
@@ -25,6 +26,7 @@ import {
 
 export type { AccessIntent } from '../access/policy';
 import { ToolError } from '../common/errors';
+import { contentsError, contentsFailure } from '../common/contents-errors';
 import { notebookRevision } from './model-index';
 import { withJoinedStreams } from './outputs';
 import { basename, normalizePath } from './paths';
@@ -83,16 +85,9 @@ function checkNotebookAccess(
   );
 }
 
-/** The path a panel's document is known by in the workspace. */
-export function panelPath(panel: NotebookPanel): string {
-  return panel.context.localPath;
-}
-
 /** Whether a contents error means "nothing at that path". */
 export function isNotFound(error: unknown): boolean {
-  const status = (error as { response?: { status?: number } } | null)?.response
-    ?.status;
-  return status === 404;
+  return contentsFailure(error) === 'not-found';
 }
 
 /**
@@ -119,13 +114,9 @@ export class NotebookResolver {
     return panel && !panel.isDisposed ? panel : null;
   }
 
-  /** The open panel for a path in this app, if any. */
+  /** The open panel for a path in this app, if any (the one rule). */
   findOpenPanel(path: string): NotebookPanel | null {
-    return (
-      this._env.tracker.find(
-        panel => !panel.isDisposed && panelPath(panel) === path
-      ) ?? null
-    );
+    return findNotebookPanel(this._env.tracker, path);
   }
 
   /**
@@ -250,8 +241,9 @@ export class NotebookResolver {
   }
 
   /**
-   * The contents model at a path, or null when nothing is there. Other
-   * failures (a server error) propagate.
+   * The contents model at a path, or null when nothing is there. Any other
+   * failure throws its closed-set error (contentsError): INVALID_PATH when the
+   * service refused the path, NOTEBOOK_NOT_FOUND when it could not answer.
    */
   async getContentsModel(
     path: string,
@@ -263,7 +255,7 @@ export class NotebookResolver {
       if (isNotFound(error)) {
         return null;
       }
-      throw error;
+      throw contentsError(error, path);
     }
   }
 

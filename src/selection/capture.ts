@@ -20,9 +20,9 @@ import type { INotebookTracker } from '@jupyterlab/notebook';
 import type { IDisposable } from '@lumino/disposable';
 import { Signal, type ISignal } from '@lumino/signaling';
 
-import { panelPath } from '../jupyter/notebook';
 import { outputFingerprint } from '../common/fingerprint';
 import { utf8Length } from '../common/text';
+import { panelPath } from '../access/panels';
 import { LIMITS } from '../limits';
 import { type IOutputSelectionTracker } from '../tokens';
 import { selectedOutput, textOffset } from './locate';

@@ -11,7 +11,11 @@ import { ACCESS_METADATA_KEY } from '../access/model';
 import { NotebookVisibilityCache } from '../access/visibility';
 import { type IJupyterEnvironment } from '../jupyter/environment';
 import { NotebookResolver } from '../jupyter/notebook';
-import { IOutputSelectionTracker, IWebMcpRegistry } from '../tokens';
+import {
+  IAgentAccess,
+  IOutputSelectionTracker,
+  IWebMcpRegistry
+} from '../tokens';
 import { WebMcpRegistry } from './register';
 import { buildTools } from './tools';
 import { InputValidator } from './validate';
@@ -25,13 +29,14 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
   id: 'jupyterlite-webmcp:webmcp',
   description: 'Registers the notebook tools on document.modelContext.',
   autoStart: true,
-  requires: [INotebookTracker, IDocumentManager],
+  requires: [INotebookTracker, IDocumentManager, IAgentAccess],
   optional: [ILabShell, IDefaultFileBrowser, IOutputSelectionTracker],
   provides: IWebMcpRegistry,
   activate: (
     app: JupyterFrontEnd,
     tracker: INotebookTracker,
     docManager: IDocumentManager,
+    access: IAgentAccess,
     labShell: ILabShell | null,
     fileBrowser: IDefaultFileBrowser | null,
     outputSelection: IOutputSelectionTracker | null
@@ -49,7 +54,7 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
     const visibility = new NotebookVisibilityCache({
       contents: env.contents,
       liveMetadata: path => {
-        const model = resolver.findOpenPanel(path)?.content.model;
+        const model = access.findPanel(path)?.content.model;
         return model
           ? model.sharedModel.getMetadata(ACCESS_METADATA_KEY)
           : null;

@@ -12,6 +12,9 @@ import { CommandRegistry } from '@lumino/commands';
 import { Widget } from '@lumino/widgets';
 
 import type * as CommandsModule from '../../src/access/commands';
+import type * as ServiceModule from '../../src/access/service';
+import type * as WriterModule from '../../src/access/writer';
+import type { IAgentAccess } from '../../src/tokens';
 import { ACCESS_METADATA_KEY, type AgentAccess } from '../../src/access/model';
 import { FakeBus, FakeContents } from './fakes';
 import { silenceKnownWarnings } from '../quiet';
@@ -19,17 +22,18 @@ import { silenceKnownWarnings } from '../quiet';
 silenceKnownWarnings();
 
 // Loaded once the console is quieted: @jupyterlab/apputils warns on import.
+const { addAccessCommands, CELL_ACCESS_SHORTCUT, CommandIDs, selectedCells } =
+  jest.requireActual<typeof CommandsModule>('../../src/access/commands');
 const {
-  addAccessCommands,
-  CELL_ACCESS_SHORTCUT,
-  CommandIDs,
   cycleCellsAccess,
   NotebookAccessWriter,
-  selectedCells,
   setCellsAccess,
   setSharedNotebookAccess
-} = jest.requireActual<typeof CommandsModule>('../../src/access/commands');
-type NotebookAccessWriter = CommandsModule.NotebookAccessWriter;
+} = jest.requireActual<typeof WriterModule>('../../src/access/writer');
+const { AgentAccessService } = jest.requireActual<typeof ServiceModule>(
+  '../../src/access/service'
+);
+type NotebookAccessWriter = WriterModule.NotebookAccessWriter;
 
 function code(id: string, metadata: Record<string, unknown> = {}) {
   return {
@@ -295,6 +299,7 @@ describe('the access commands', () => {
   let tracker: NotebookTrackerType;
   let commands: CommandRegistry;
   let contents: FakeContents;
+  let service: ServiceModule.AgentAccessService;
   let dispose: () => void;
 
   const shared = () => panel.content.model!.sharedModel as YNotebook;
@@ -318,12 +323,15 @@ describe('the access commands', () => {
       commands,
       contextMenuHitTest: () => undefined
     } as unknown as JupyterFrontEnd;
-    const writer = new NotebookAccessWriter({
+    service = new AgentAccessService({
       tracker,
       contents: contents as unknown as Contents.IManager
     });
-    const disposable = addAccessCommands(app, { tracker, writer });
-    dispose = () => disposable.dispose();
+    const disposable = addAccessCommands(app, { tracker, access: service });
+    dispose = () => {
+      disposable.dispose();
+      service.dispose();
+    };
   });
 
   afterEach(() => {
@@ -439,6 +447,95 @@ describe('the access commands', () => {
     expect(contents.saves).toEqual(['closed.ipynb']);
     // the open notebook is untouched
     expect(shared().getMetadata(ACCESS_METADATA_KEY)).toBeUndefined();
+  });
+
+  it('sets given cells, or the selected ones, to one access', async () => {
+    const set = await commands.describedBy(CommandIDs.setCellAccess);
+    expect(set.args).toMatchObject({
+      properties: {
+        cellIds: { type: 'array', items: { type: 'string' } },
+        access: { enum: ['write', 'read', 'none'] }
+      },
+      required: ['access']
+    });
+    expect(commands.label(CommandIDs.setCellAccess, { access: 'read' })).toBe(
+      'Set Agent Access: read-only'
+    );
+    const result = await commands.execute(CommandIDs.setCellAccess, {
+      cellIds: ['c', 'a'],
+      access: 'none'
+    });
+    expect(result).toEqual({ access: 'none', changed: 2 });
+    expect(cellAccess()).toEqual([
+      { version: 1, access: 'none' },
+      undefined,
+      { version: 1, access: 'none' }
+    ]);
+    // no ids: the selected cells
+    panel.content.activeCellIndex = 1;
+    panel.content.deselectAll();
+    await commands.execute(CommandIDs.setCellAccess, { access: 'read' });
+    expect(cellAccess()[1]).toEqual({ version: 1, access: 'read' });
+    // write is stored as absence; an unknown id changes nothing and says so
+    await expect(
+      commands.execute(CommandIDs.setCellAccess, {
+        cellIds: ['a', 'nope'],
+        access: 'write'
+      })
+    ).rejects.toThrow('No cell with id "nope"');
+    expect(cellAccess()[0]).toEqual({ version: 1, access: 'none' });
+    await commands.execute(CommandIDs.setCellAccess, {
+      cellIds: ['a', 'b', 'c'],
+      access: 'write'
+    });
+    expect(cellAccess()).toEqual([undefined, undefined, undefined]);
+    expect(
+      commands.isEnabled(CommandIDs.setCellAccess, { access: 'READ' })
+    ).toBe(false);
+  });
+
+  it('announces every access change of an open notebook, whoever made it', async () => {
+    const heard: IAgentAccess.IChange[] = [];
+    service.changed.connect((_, change) => heard.push(change));
+    await panel.context.ready;
+    await Promise.resolve();
+    const path = panel.context.localPath;
+    // through a command
+    await commands.execute(CommandIDs.setCellAccess, {
+      cellIds: ['b'],
+      access: 'read'
+    });
+    // a hand edit of the metadata (or an undo, or a collaborator)
+    shared().cells[2].setMetadata(ACCESS_METADATA_KEY, {
+      version: 1,
+      access: 'none'
+    });
+    // history under the key is not an access change
+    shared().cells[2].setMetadata(ACCESS_METADATA_KEY, {
+      version: 1,
+      access: 'none',
+      history: []
+    });
+    // a cell inserted later is watched too
+    shared().insertCell(0, { id: 'z', cell_type: 'code', source: '' });
+    shared().cells[0].setMetadata(ACCESS_METADATA_KEY, {
+      version: 1,
+      access: 'read'
+    });
+    await commands.execute(CommandIDs.setNotebookAccess, {
+      path,
+      access: 'read'
+    });
+    expect(heard).toEqual([
+      { path, scope: 'cells', cellIds: ['b'] },
+      { path, scope: 'cells', cellIds: ['c'] },
+      { path, scope: 'cells', cellIds: ['z'] },
+      { path, scope: 'notebook', cellIds: [] }
+    ]);
+    // one rule finds the panel by its local path and by its drive path
+    expect(service.findPanel(path)).toBe(panel);
+    expect(service.findPanel(panel.context.path)).toBe(panel);
+    expect(service.findPanel('elsewhere.ipynb')).toBeNull();
   });
 
   it('refuses an access outside the three', async () => {

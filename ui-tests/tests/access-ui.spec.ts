@@ -209,6 +209,56 @@ test.describe('agent access, set by the human', () => {
     expect(back.structured!.cells).toHaveLength(3);
   });
 
+  test('palette: Set Agent Access on the selected cell, and the agent', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await jupyter.open();
+    const path = await jupyter.addFixture('simple.ipynb');
+    await human.openNotebook(path, { kernel: false });
+    const cell = await jupyter.cell(1);
+    const page = jupyter.page;
+    /** Runs a palette item the way a person does: open, type, click. */
+    const fromPalette = async (label: string) => {
+      await clickPrompt(cell);
+      await page.keyboard.press('Control+Shift+C');
+      const input = page.locator('.lm-CommandPalette-input:visible');
+      await expect(input).toBeFocused();
+      await input.fill(label);
+      await page
+        .locator('.lm-CommandPalette-item:visible')
+        .filter({
+          has: page.locator('.lm-CommandPalette-itemLabel', {
+            hasText: new RegExp(`^${label}$`)
+          })
+        })
+        .click();
+    };
+
+    await fromPalette('Set Agent Access: hidden');
+    await expect(marker(cell, HIDDEN)).toBeVisible();
+    expect(await cellAccess(jupyter, 1)).toEqual({
+      version: 1,
+      access: 'none'
+    });
+    const hidden = await agent.call('jupyter_get_cells', {
+      cellIds: ['set-x']
+    });
+    expect(hidden.structured).toMatchObject({ error: 'CELL_NOT_FOUND' });
+
+    await fromPalette('Set Agent Access: read-only');
+    await expect(marker(cell, READ)).toBeVisible();
+    const read = await agent.call<ICells>('jupyter_get_cells', {
+      cellIds: ['set-x']
+    });
+    expect(read.structured!.cells[0].id).toBe('set-x');
+
+    await fromPalette('Set Agent Access: read and write');
+    await expectNoMarker(cell);
+    expect(await cellAccess(jupyter, 1)).toBeNull();
+  });
+
   test('keyboard: the shortcut on a selection, the context menu key, undo', async ({
     jupyter,
     human,
