@@ -44,6 +44,24 @@ export const LIMITS = {
   MAX_WORKSPACE_ROWS: 100,
   /** A notebook name given to `jupyter_create_notebook`. */
   MAX_NAME_BYTES: 256,
+  /**
+   * A whole path argument (`path`, `notebookPath`, `directory`), as given.
+   * 1,024 is macOS's PATH_MAX, the smallest of the common systems' (Linux
+   * allows 4,096); the contents service joins it to its root directory, so a
+   * relative path this long already leaves little room.
+   */
+  MAX_PATH_BYTES: 1024,
+  /**
+   * One segment of a path (a file or directory name). ext4, XFS, btrfs, APFS
+   * and NTFS refuse names over 255 bytes (NAME_MAX); a longer one could never
+   * exist on a Jupyter server, whatever JupyterLite's browser storage allows.
+   */
+  MAX_PATH_SEGMENT_BYTES: 255,
+  /**
+   * Notebook files `jupyter_list_workspace` reads at once to learn whether
+   * the owner hid them (the first time it lists them).
+   */
+  MAX_CONCURRENT_NOTEBOOK_READS: 4,
 
   /** The markdown document of `jupyter_export_notebook`, measured JSON-escaped. */
   MAX_EXPORT_BYTES: 40 * 1024,

@@ -119,7 +119,13 @@ export async function createNotebook(
     key: 'directory'
   });
   const path = joinPath(directory, fileName);
-  const existing = await resolver.getContentsModel(path, false);
+  // A target the contents service refuses or cannot look up is a failure to
+  // create, like any other (the spec's one error for it).
+  const existing = await resolver
+    .getContentsModel(path, false)
+    .catch((): never => {
+      throw creationFailed(path);
+    });
   if (existing) {
     const hidden =
       existing.type === 'notebook' &&

@@ -227,3 +227,156 @@ test('the validation message names the field and the rule', async ({
   });
   expect(long.text).not.toContain(LONG_NAME.slice(0, 300));
 });
+
+/** UTF-8 length, the unit every size bound is measured in. */
+function bytesOf(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+/** Every tool that takes a path, and the argument it takes it in. */
+function pathCalls(path: string): { tool: string; input: object }[] {
+  return [
+    { tool: 'jupyter_list_workspace', input: { path } },
+    { tool: 'jupyter_open_notebook', input: { path } },
+    { tool: 'jupyter_get_cells', input: { notebookPath: path } },
+    { tool: 'jupyter_get_cell_access', input: { notebookPath: path } },
+    { tool: 'jupyter_insert_cell', input: { notebookPath: path, source: 'x' } },
+    {
+      tool: 'jupyter_update_cell',
+      input: {
+        notebookPath: path,
+        cellId: 'c',
+        source: 'x',
+        expectedSourceHash: 'sha256:0000000000000000'
+      }
+    },
+    {
+      tool: 'jupyter_delete_cell',
+      input: {
+        notebookPath: path,
+        cellId: 'c',
+        expectedSourceHash: 'sha256:0000000000000000'
+      }
+    },
+    {
+      tool: 'jupyter_run_cells',
+      input: { notebookPath: path, cellIds: ['c'] }
+    },
+    { tool: 'jupyter_focus_cell', input: { notebookPath: path, cellId: 'c' } },
+    { tool: 'jupyter_save_notebook', input: { notebookPath: path } },
+    {
+      tool: 'jupyter_kernel_action',
+      input: { notebookPath: path, action: 'interrupt' }
+    },
+    { tool: 'jupyter_export_notebook', input: { notebookPath: path } },
+    { tool: 'jupyter_create_notebook', input: { name: 'x', directory: path } }
+  ];
+}
+
+test('over-long paths and names answer INVALID_PATH with their bytes, in every tool', async ({
+  jupyter,
+  agent
+}) => {
+  await jupyter.open();
+  const dir = await jupyter.ensureDir();
+  await agent.waitForTools(['jupyter_create_notebook', 'jupyter_get_cells']);
+  // what is too long, and how many UTF-8 bytes the error must report
+  const tooLong: { path: string; bytes: number }[] = [
+    // the whole path: 5,000 characters
+    { path: 'p'.repeat(4994) + '.ipynb', bytes: 5000 },
+    // many short segments adding up to more than the bound
+    {
+      path: `${dir}/${Array.from({ length: 40 }, () => 'd'.repeat(40)).join('/')}/x.ipynb`,
+      bytes: bytesOf(dir) + 40 * 41 + 8
+    },
+    // one segment over a file name's 255 bytes
+    { path: `${dir}/${'s'.repeat(300)}.ipynb`, bytes: 306 },
+    // 200 characters, 400 bytes: bytes count, not characters
+    { path: `${dir}/${'é'.repeat(200)}/x.ipynb`, bytes: 400 }
+  ];
+  let checked = 0;
+  for (const { path, bytes } of tooLong) {
+    for (const { tool, input } of pathCalls(path)) {
+      const result = await agent.call(tool, input as Record<string, unknown>);
+      const where = `${tool} ${path.length} chars`;
+      expect(result.isError, where).toBe(true);
+      expect(result.structured, where).toMatchObject({
+        error: 'INVALID_PATH',
+        bytes
+      });
+      expect(bytesOf(result.text!), where).toBeLessThan(3 * 2048);
+      checked++;
+    }
+  }
+  // a name the name rule allows (256 bytes) whose file name (with .ipynb)
+  // no common file system accepts
+  const names = ['n'.repeat(256), 'é'.repeat(128), 'n'.repeat(250)];
+  for (const name of names) {
+    const result = await agent.call('jupyter_create_notebook', {
+      name,
+      directory: dir
+    });
+    expect(result.structured, name.slice(0, 8)).toMatchObject({
+      error: 'INVALID_PATH',
+      bytes: bytesOf(name) + 6
+    });
+    checked++;
+  }
+  test.info().annotations.push({
+    type: 'calls',
+    description: `${checked} over-long paths checked`
+  });
+});
+
+test('contents-service failures answer a closed-set code, never INTERNAL_ERROR', async ({
+  jupyter,
+  agent
+}) => {
+  test.skip(
+    jupyter.kind === 'lite',
+    'JupyterLite reads its files in the browser: there is no HTTP answer to fail'
+  );
+  await jupyter.open();
+  const dir = await jupyter.ensureDir();
+  await agent.waitForTools(['jupyter_create_notebook', 'jupyter_get_cells']);
+  // the contents service answers these names with a failure, as a server
+  // that refuses a name, forbids a file or breaks down would
+  const failures: {
+    name: string;
+    answer: number | 'network';
+    error: string;
+  }[] = [
+    { name: 'bad-request', answer: 400, error: 'INVALID_PATH' },
+    { name: 'forbidden', answer: 403, error: 'INVALID_PATH' },
+    { name: 'too-long', answer: 414, error: 'INVALID_PATH' },
+    { name: 'broken', answer: 500, error: 'NOTEBOOK_NOT_FOUND' },
+    { name: 'unavailable', answer: 503, error: 'NOTEBOOK_NOT_FOUND' },
+    { name: 'unreachable', answer: 'network', error: 'NOTEBOOK_NOT_FOUND' }
+  ];
+  for (const { name, answer } of failures) {
+    await jupyter.page.route(
+      url => url.pathname.includes(`/api/contents/${dir}/${name}`),
+      route =>
+        answer === 'network'
+          ? route.abort('connectionrefused')
+          : route.fulfill({
+              status: answer,
+              contentType: 'application/json',
+              body: JSON.stringify({ message: `answered ${answer}` })
+            })
+    );
+  }
+  for (const { name, answer, error } of failures) {
+    for (const { tool, input } of pathCalls(`${dir}/${name}.ipynb`)) {
+      const result = await agent.call(tool, input as Record<string, unknown>);
+      const where = `${tool} ${answer}`;
+      expect(result.isError, where).toBe(true);
+      // jupyter_create_notebook reports every failure to look or create as
+      // the spec's "Could not create a notebook at ..." (INVALID_PATH)
+      const expected =
+        tool === 'jupyter_create_notebook' ? 'INVALID_PATH' : error;
+      expect(result.structured, where).toMatchObject({ error: expected });
+    }
+  }
+  expect(jupyter.context.pages()).toHaveLength(1);
+});
