@@ -13,6 +13,7 @@ import { type CodeCell, type MarkdownCell } from '@jupyterlab/cells';
 
 import { assertNotebookAccessible } from '../access/guard';
 import { recordAgentAction } from '../access/provenance';
+import { type ICallTrace } from './call';
 import { cellAccess } from './cell-cache';
 import { ToolError } from '../common/errors';
 import {
@@ -52,12 +53,16 @@ function aborted(): ToolError {
   return new ToolError('ABORTED', 'The call was aborted before any cell ran.');
 }
 
-/** Run cells by id, by range, or the active cell. */
+/**
+ * Run cells by id, by range, or the active cell. The call's signal aborts
+ * it; each target is reported to the call as running before it runs.
+ */
 export async function runCells(
   resolver: NotebookResolver,
   args: IRunArgs,
-  signal: AbortSignal
+  call: ICallTrace
 ): Promise<IRunResult> {
+  const { signal } = call;
   if (signal.aborted) {
     throw aborted();
   }
@@ -96,6 +101,9 @@ export async function runCells(
     for (const target of targets) {
       if (signal.aborted) {
         context.stop = 'abort';
+      }
+      if (context.stop === null) {
+        call.reportCell(notebook.path, target.cellId, 'running');
       }
       const outcome = await runTarget(notebook, target, context);
       results.push(outcome.result);

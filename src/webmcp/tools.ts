@@ -80,8 +80,8 @@ function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
       deleteCell(resolver, args as unknown as IDeleteArgs, call),
     jupyter_focus_cell: async args =>
       focusCell(env, resolver, args as unknown as IFocusCellArgs),
-    jupyter_run_cells: async (args, { signal }) =>
-      runCells(resolver, args as IRunArgs, signal),
+    jupyter_run_cells: async (args, call) =>
+      runCells(resolver, args as IRunArgs, call),
     jupyter_save_notebook: async args => saveNotebook(env, resolver, args),
     jupyter_kernel_action: async args =>
       kernelAction(resolver, args as unknown as IKernelActionArgs),

@@ -70,8 +70,15 @@ class KernelLessNotebook {
     } as unknown as NotebookResolver;
   }
 
+  /** The cells the call reported running, in order. */
+  reported: string[] = [];
+
   run(args: IRunArgs, signal = new AbortController().signal) {
-    return runCells(this.resolver, args, signal);
+    return runCells(this.resolver, args, {
+      signal,
+      reportCell: (_path, cellId, kind) =>
+        this.reported.push(`${kind}:${cellId}`)
+    });
   }
 
   dispose(): void {
@@ -154,7 +161,8 @@ describe('runCells: the status after an abort', () => {
     expect(result.results.map(r => [r.cellId, r.status])).toEqual([
       ['m1', 'no-op'],
       ['m2', 'no-op']
-    ]);
+    ]); // each target is reported to the call as running before it runs
+    expect(notebook.reported).toEqual(['running:m1', 'running:m2']);
   });
 
   it('an abort that skips a remaining cell makes the call aborted', async () => {
@@ -175,6 +183,8 @@ describe('runCells: the status after an abort', () => {
       ['m2', 'abort']
     ]);
     expect(notebook.widgets[1].rendered).toBe(false);
+    // a target the abort skipped is never reported as running
+    expect(notebook.reported).toEqual(['running:m1']);
   });
 
   it('an abort whose remaining targets were deleted meanwhile stopped nothing', async () => {
