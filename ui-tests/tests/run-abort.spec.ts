@@ -19,6 +19,7 @@ import {
   streamText as stdout
 } from '../kernel-runs';
 import { codeCell as code } from '../notebook-content';
+import { toToolResult } from '../results';
 
 const RUN = 'jupyter_run_cells';
 
@@ -63,6 +64,107 @@ async function debuggerAsksForInfo(page: Page): Promise<void> {
 
 const SLOW =
   "import time\nprint('started', flush=True)\ntime.sleep(5)\nprint('slow done')";
+
+/**
+ * Keeps every tool the page registers with `document.modelContext`, so a
+ * test can call its `execute` the way the WebMCP runtime does, with a signal
+ * the test controls. A native caller whose signal has fired gets an
+ * AbortError instead of the result, so only this way can a test read what a
+ * call returned after its signal fired late. Must run before `jupyter.open`.
+ */
+async function keepRegisteredTools(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const context = document.modelContext;
+    if (!context) {
+      return;
+    }
+    const proto = Object.getPrototypeOf(context) as IWebMcpModelContext;
+    const register = proto.registerTool;
+    const kept = new Map<string, IWebMcpToolDefinition>();
+    (window as unknown as { uiTestsTools: typeof kept }).uiTestsTools = kept;
+    proto.registerTool = function (tool, options) {
+      kept.set(tool.name, tool);
+      return register.call(this, tool, options);
+    };
+  });
+}
+
+interface ILateAbortRun {
+  /** What `execute` returned. */
+  raw: unknown;
+  /** Whether the signal had fired by then. */
+  signalFired: boolean;
+}
+
+/**
+ * Calls jupyter_run_cells' registered `execute` on `cellIds` of the current
+ * notebook with a signal that fires the moment the cell `abortAt` gets its
+ * agent "ran" provenance entry: that cell has finished, and the call has not
+ * returned yet (it records the run right before it moves on).
+ */
+async function runAbortingAfterRun(
+  page: Page,
+  cellIds: string[],
+  abortAt: string
+): Promise<ILateAbortRun> {
+  return page.evaluate(
+    async ([ids, at]) => {
+      const tools = (
+        window as unknown as {
+          uiTestsTools: Map<string, IWebMcpToolDefinition>;
+        }
+      ).uiTestsTools;
+      const tool = tools.get('jupyter_run_cells')!;
+      const cells = window.uiTests.findNotebook(null)!.content.model!.cells;
+      let cell = null;
+      for (let i = 0; i < cells.length; i++) {
+        if (cells.get(i).id === at) {
+          cell = cells.get(i);
+        }
+      }
+      if (!cell) {
+        throw new Error(`no cell ${at}`);
+      }
+      const target = cell;
+      const history = () =>
+        JSON.stringify(
+          (
+            target.getMetadata('jupyterlite_webmcp') as
+              { history?: { actor: string; action: string }[] } | undefined
+          )?.history?.filter(
+            entry => entry.actor === 'agent' && entry.action === 'ran'
+          ) ?? []
+        );
+      const before = history();
+      const controller = new AbortController();
+      const onChange = () => {
+        if (history() !== before) {
+          controller.abort();
+        }
+      };
+      target.metadataChanged.connect(onChange);
+      try {
+        const raw: unknown = await tool.execute(
+          { cellIds: ids },
+          { signal: controller.signal }
+        );
+        return { raw, signalFired: controller.signal.aborted };
+      } finally {
+        target.metadataChanged.disconnect(onChange);
+      }
+    },
+    [cellIds, abortAt] as const
+  );
+}
+
+interface IRunResult {
+  status: string;
+  results: {
+    cellId: string;
+    status: string;
+    executionCount?: number | null;
+  }[];
+}
 
 test.describe('jupyter_run_cells: abort', () => {
   test('an already-aborted signal: the tool is never called and nothing runs', async ({
@@ -267,5 +369,55 @@ test.describe('jupyter_run_cells: abort', () => {
       outputs: []
     });
     expect(await executeRequests(jupyter)).toBe(2);
+  });
+  test('an abort after the last cell finished leaves the status the results give; one that skips a cell makes it aborted', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await keepRegisteredTools(jupyter.page);
+    await jupyter.open();
+    const path = await addNotebook(jupyter, 'late-abort.ipynb', [
+      code('one', "print('one')"),
+      code('two', "print('two')"),
+      code('three', "print('three')"),
+      code('four', "print('four')")
+    ]);
+    await human.openNotebook(path);
+    await agent.waitForTools([RUN]);
+    await jupyter.recordKernelMessages();
+
+    // the signal fires once the last cell has run, before the call returns
+    const late = await runAbortingAfterRun(jupyter.page, ['one', 'two'], 'two');
+    expect(late.signalFired).toBe(true);
+    const lateResult = toToolResult<IRunResult>(late.raw);
+    expect(lateResult.isError, lateResult.text).toBe(false);
+    expect(lateResult.structured).toMatchObject({
+      status: 'ok',
+      results: [
+        { cellId: 'one', status: 'ok', executionCount: 1 },
+        { cellId: 'two', status: 'ok', executionCount: 2 }
+      ]
+    });
+
+    // the same signal fired once the first cell has run stops the second
+    const early = await runAbortingAfterRun(
+      jupyter.page,
+      ['three', 'four'],
+      'three'
+    );
+    const earlyResult = toToolResult<IRunResult>(early.raw);
+    expect(earlyResult.structured).toMatchObject({
+      status: 'aborted',
+      results: [
+        { cellId: 'three', status: 'ok', executionCount: 3 },
+        { cellId: 'four', status: 'abort' }
+      ]
+    });
+    expect((await jupyter.cellRuns())[3]).toMatchObject({
+      executionCount: null,
+      outputs: []
+    });
+    expect(await executeRequests(jupyter)).toBe(3);
   });
 });

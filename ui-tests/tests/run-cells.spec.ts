@@ -345,6 +345,31 @@ test.describe('jupyter_run_cells', () => {
     expect(await executeRequests(jupyter)).toBe(3);
   });
 
+  test('an empty cellIds list is INVALID_ARGUMENT: it never runs nothing, nor the active cell', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await jupyter.open();
+    const path = await addNotebook(jupyter, 'no-ids.ipynb', 'run-range.ipynb');
+    await human.openNotebook(path);
+    await agent.waitForTools([RUN]);
+    // the schema the agent reads says it
+    const tool = (await agent.tools()).find(t => t.name === RUN)!;
+    const schema = tool.inputSchema as {
+      properties: Record<string, { minItems?: number }>;
+    };
+    expect(schema.properties.cellIds.minItems).toBe(1);
+    await human.selectCells(1);
+    await jupyter.recordKernelMessages();
+
+    const empty = await runFails(agent, { cellIds: [] }, 'INVALID_ARGUMENT');
+    expect(empty).toMatchObject({ field: 'cellIds' });
+    expect(empty.message).toContain('cellIds');
+    expect(await jupyter.kernelMessages()).not.toContain('execute_request');
+    expect((await jupyter.cellRuns())[1].executionCount).toBeNull();
+  });
+
   test('a range holds at most 100 cells', async ({ jupyter, human, agent }) => {
     await jupyter.open();
     const cells = Array.from({ length: 101 }, (_, i) =>
@@ -410,6 +435,41 @@ test.describe('jupyter_run_cells', () => {
     });
     expect((await jupyter.cellView(0)).rendered).toBe(true);
     // running markdown started no kernel
+    expect(await jupyter.kernel()).toBeNull();
+  });
+
+  test('with no kernel: an empty code cell is a code cell, KERNEL_UNAVAILABLE too', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await jupyter.open();
+    const path = await addNotebook(jupyter, 'nokernel-empty.ipynb', [
+      markdown('m1', '# First'),
+      code('blank', ''),
+      code('spaces', '  \n')
+    ]);
+    await human.openNotebook(path);
+    await agent.waitForTools([RUN]);
+    await human.shutdownKernel();
+    expect(await jupyter.kernel()).toBeNull();
+
+    for (const input of [
+      { cellIds: ['blank'] },
+      { cellIds: ['spaces'] },
+      { cellIds: ['m1', 'blank'] },
+      { startIndex: 0, endIndex: 3 }
+    ]) {
+      const refused = await runFails(agent, input, 'KERNEL_UNAVAILABLE');
+      expect(refused.message).toMatch(/kernel/i);
+    }
+    // the markdown cell of those calls needs no kernel, alone
+    const markdownOnly = await runOk(agent, { cellIds: ['m1'] });
+    expect(markdownOnly).toMatchObject({
+      status: 'ok',
+      results: [{ cellId: 'm1', index: 0, status: 'no-op' }]
+    });
+    // nothing started a kernel
     expect(await jupyter.kernel()).toBeNull();
   });
 
