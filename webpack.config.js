@@ -16,5 +16,23 @@ module.exports = {
         ]
       }
     ]
+  },
+  optimization: {
+    splitChunks: {
+      cacheGroups: {
+        // The third-party code bundled with the extension (the packages
+        // jupyterlab.sharedPackages marks unshared) in a chunk of its own.
+        // Concatenated into the extension's chunk it would be a little
+        // smaller, but the builder's license plugin sees only the first
+        // module of a concatenation, so their licenses would be missing
+        // from third-party-licenses.json.
+        thirdParty: {
+          test: /[\\/]node_modules[\\/]/,
+          chunks: 'async',
+          minSize: 0,
+          enforce: true
+        }
+      }
+    }
   }
 };

@@ -4,9 +4,8 @@
  * Pure: no JupyterLab import at run time.
  */
 import type * as nbformat from '@jupyterlab/nbformat';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
+import { digest } from './hash';
 import { baseMime, isJsonMime, multiline, textOf } from './mime';
 
 /** An output as the JSON record it is. */
@@ -69,5 +68,5 @@ function canonicalJson(value: unknown): string {
  */
 export function outputFingerprint(output: nbformat.IOutput): string {
   const json = canonicalJson(fingerprintContent(output));
-  return `sha256:${bytesToHex(sha256(utf8ToBytes(json))).slice(0, 16)}`;
+  return `sha256:${digest(json)}`;
 }

@@ -3,16 +3,31 @@
  *
  * A source hash is a function of the cell's type and source only, so a hash
  * read in one session (or browser) still guards a write in another. SHA-256
- * from @noble/hashes is synchronous and identical everywhere; 64 bits of it
- * are plenty for a change token and keep results small.
+ * is synchronous and identical everywhere (Web Crypto's digest is neither
+ * synchronous nor available outside secure contexts); 64 bits of it are
+ * plenty for a change token and keep results small.
+ *
+ * The SHA-256 is lib0's (the yjs authors' utility library, already a
+ * dependency of JupyterLab's shared models): a single function of about 1 KB
+ * minified, where @noble/hashes's sha2.js ships the whole SHA-2 family.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { digest as sha256 } from 'lib0/hash/sha256';
 
 const HASH_HEX_CHARS = 16;
 
-function digest(text: string): string {
-  return bytesToHex(sha256(utf8ToBytes(text))).slice(0, HASH_HEX_CHARS);
+const encoder = new TextEncoder();
+
+/**
+ * The first 16 hex digits of the SHA-256 of the UTF-8 bytes of `text` (a lone
+ * surrogate encodes as U+FFFD, as TextEncoder does).
+ */
+export function digest(text: string): string {
+  const bytes = sha256(encoder.encode(text));
+  let hex = '';
+  for (let i = 0; i < HASH_HEX_CHARS / 2; i++) {
+    hex += bytes[i].toString(16).padStart(2, '0');
+  }
+  return hex;
 }
 
 /** The hash an agent must send back to edit or delete a cell. */
