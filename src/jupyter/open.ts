@@ -56,6 +56,16 @@ export async function openNotebook(
   const activate = args.activate ?? true;
   // Missing, hidden and non-notebook files all fail here, the same way.
   const resolved = await resolver.resolveNotebook(args.path, { key: 'path' });
+  if (args.cellId !== null && args.cellId !== undefined) {
+    // Checked against the notebook (its file, or its live model when open)
+    // before any tab opens: an unknown or hidden cell opens nothing.
+    try {
+      findCell(resolved.model, args.cellId, 'read');
+    } catch (error) {
+      resolved.release();
+      throw error;
+    }
+  }
   let panel = resolved.panel;
   if (!panel) {
     resolved.release();

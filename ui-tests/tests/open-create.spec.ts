@@ -6,6 +6,9 @@
  * tab and the result says so.
  */
 import { expect, test } from '../fixtures';
+import type { JupyterApp } from '../jupyter';
+import type { Agent } from '../agent';
+import { codeCell, notebookOf } from '../notebook-content';
 
 interface INotebookInfo {
   path: string;
@@ -131,18 +134,88 @@ test.describe('jupyter_open_notebook', () => {
     });
     expect(absolute.structured).toMatchObject({ error: 'INVALID_PATH' });
 
-    if (jupyter.ui !== 'notebook') {
-      const badCell = await agent.call('jupyter_open_notebook', {
-        path,
-        cellId: 'no-such-cell'
-      });
-      expect(badCell.structured).toEqual({
-        error: 'CELL_NOT_FOUND',
-        message: 'No cell with id "no-such-cell" in this notebook.',
-        cellId: 'no-such-cell'
-      });
-    }
+    const badCell = await agent.call('jupyter_open_notebook', {
+      path,
+      cellId: 'no-such-cell'
+    });
+    expect(badCell.structured).toEqual({
+      error: 'CELL_NOT_FOUND',
+      message: 'No cell with id "no-such-cell" in this notebook.',
+      cellId: 'no-such-cell'
+    });
     expect(jupyter.context.pages()).toHaveLength(1);
+  });
+});
+
+/**
+ * Open a notebook at an unknown cell and at a cell the owner hid: both answer
+ * exactly CELL_NOT_FOUND, and nothing opens, neither a tab in this page nor
+ * another browser tab.
+ */
+async function expectBadCellOpensNothing(
+  jupyter: JupyterApp,
+  agent: Agent
+): Promise<void> {
+  const path = await jupyter.createNotebook(
+    'cells.ipynb',
+    notebookOf([
+      codeCell('shown', 'x = 1'),
+      codeCell('hidden-cell', 'y = 2', {
+        metadata: { jupyterlite_webmcp: { version: 1, access: 'none' } }
+      })
+    ])
+  );
+  await agent.waitForTools(['jupyter_open_notebook']);
+  const pages = jupyter.context.pages().length;
+  const opened: string[] = [];
+  // a tab that opens fails the test at once (the call may not return while
+  // the new tab loads)
+  const tabOpened = new Promise<string>(resolve =>
+    jupyter.context.on('page', page => {
+      opened.push(page.url());
+      resolve(page.url());
+    })
+  );
+  for (const cellId of ['no-such-cell', 'hidden-cell']) {
+    const result = await Promise.race([
+      agent.call('jupyter_open_notebook', { path, cellId }),
+      tabOpened.then(url => {
+        throw new Error(`jupyter_open_notebook opened a tab: ${url}`);
+      })
+    ]);
+    expect(result.isError, cellId).toBe(true);
+    expect(result.structured, cellId).toEqual({
+      error: 'CELL_NOT_FOUND',
+      message: `No cell with id "${cellId}" in this notebook.`,
+      cellId
+    });
+  }
+  // a tab the app opens appears within a moment of the call
+  await jupyter.page.waitForTimeout(1000);
+  expect(opened).toEqual([]);
+  expect(jupyter.context.pages()).toHaveLength(pages);
+  const context = await agent.call<{
+    workspace: { openDocuments: string[] };
+  }>('jupyter_get_context');
+  expect(context.structured!.workspace.openDocuments).not.toContain(path);
+}
+
+test.describe('jupyter_open_notebook with a cell it cannot show', () => {
+  test('an unknown or hidden cellId opens nothing', async ({
+    jupyter,
+    agent
+  }) => {
+    await jupyter.open();
+    await expectBadCellOpensNothing(jupyter, agent);
+  });
+
+  test("in JupyterLite's one-notebook-per-tab pages too", async ({
+    jupyter,
+    agent
+  }) => {
+    test.skip(jupyter.kind !== 'lite', "JupyterLite's /tree page only");
+    await jupyter.open(undefined, { ui: 'notebook' });
+    await expectBadCellOpensNothing(jupyter, agent);
   });
 });
 
