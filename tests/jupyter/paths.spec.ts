@@ -1,4 +1,5 @@
 import { ToolError } from '../../src/common/errors';
+import { LIMITS } from '../../src/limits';
 import {
   basename,
   dirname,
@@ -69,6 +70,57 @@ describe('normalizePath', () => {
     } catch (thrown) {
       expect((thrown as Error).message).toMatch(/^Invalid directory "\/x"/);
     }
+  });
+});
+
+describe('normalizePath length bounds', () => {
+  const utf8 = (text: string) => new TextEncoder().encode(text).length;
+
+  it('accepts a path of exactly MAX_PATH_BYTES and a segment of exactly MAX_PATH_SEGMENT_BYTES', () => {
+    const segment = 'a'.repeat(LIMITS.MAX_PATH_SEGMENT_BYTES);
+    expect(normalizePath(segment)).toBe(segment);
+    const parts: string[] = [];
+    while (utf8(parts.join('/')) < LIMITS.MAX_PATH_BYTES - 101) {
+      parts.push('d'.repeat(100));
+    }
+    let path = parts.join('/');
+    path += '/' + 'f'.repeat(LIMITS.MAX_PATH_BYTES - utf8(path) - 1);
+    expect(utf8(path)).toBe(LIMITS.MAX_PATH_BYTES);
+    expect(normalizePath(path)).toBe(path);
+  });
+
+  it.each([
+    ['a path one byte over', 'p'.repeat(1025), 1025],
+    ['a 5,000-character path', 'p'.repeat(5000), 5000],
+    // 400 characters, each 3 bytes: the bound is in bytes
+    ['a path of 3-byte characters', 'ノ'.repeat(400), 1200],
+    ['a path with control characters too', `${'p'.repeat(1100)}\u0000`, 1101]
+  ])('refuses %s with its bytes', (_what, input, bytes) => {
+    const error = refusal(input);
+    expect(error.code).toBe('INVALID_PATH');
+    expect(error.details).toEqual({ path: input, bytes });
+    expect(error.message).toBe(
+      `Invalid path: the path is ${bytes} bytes of UTF-8, more than the 1024 allowed.`
+    );
+  });
+
+  it.each([
+    ['a segment one byte over', `dir/${'s'.repeat(256)}.ipynb`, 262],
+    ['a 2-byte-character segment', `dir/${'é'.repeat(128)}/x.ipynb`, 256],
+    ['a directory segment', `${'s'.repeat(300)}/x.ipynb`, 300],
+    ['a segment a later ".." would drop', `${'s'.repeat(300)}/../x.ipynb`, 300]
+  ])('refuses %s with its bytes', (_what, input, bytes) => {
+    const error = refusal(input);
+    expect(error.code).toBe('INVALID_PATH');
+    expect(error.details).toEqual({ path: input, bytes });
+    expect(error.message).toContain('a file or directory name is');
+    expect(error.message).not.toContain(input);
+  });
+
+  it('names the argument', () => {
+    expect(() =>
+      normalizePath('x'.repeat(2000), { key: 'notebookPath' })
+    ).toThrow(/^Invalid notebookPath: the path is 2000 bytes/);
   });
 });
 
