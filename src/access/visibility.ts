@@ -18,14 +18,18 @@
  * - Steady state reads nothing: a listing of already judged notebooks costs
  *   the directory listing plus a map lookup per notebook.
  *
- * Fail closed. Only what was read from the file can make a notebook visible.
- * A read that fails hides the notebook from that listing, as a hidden one
- * (the spec makes hidden indistinguishable from absent, so the listing names
- * no file it could not judge, and no error names it either). A refusal (a
- * 4xx: the file is unreadable as a notebook) is remembered for that version
- * of the file, so a broken file is not downloaded on every call; a failure to
- * answer (a 5xx, the network) is not remembered, and the next listing tries
- * again. Nothing is persisted beyond the page: the cache lives in memory.
+ * Fail closed. A notebook is hidden unless a read of it said otherwise:
+ * when the read fails because the service cannot answer (a 5xx, the network)
+ * or the file is gone (404), the notebook is left out of that listing like a
+ * hidden one (the spec makes hidden indistinguishable from absent, so no
+ * listing names a file it could not judge, and no error names it either), and
+ * nothing is remembered: the next listing asks again. A file the service
+ * answers and refuses (another 4xx: not valid notebook JSON, say) has no
+ * readable metadata, so no owner setting to honour, for the agent or anyone
+ * reading it through the service: it is listed, like any file the agent
+ * cannot open, and the verdict is remembered for that version of the file,
+ * so a broken file is not downloaded on every call. Nothing is persisted
+ * beyond the page: the cache lives in memory.
  */
 import { type Contents } from '@jupyterlab/services';
 
@@ -126,10 +130,10 @@ export class NotebookVisibilityCache {
       );
       verdict = read === null ? null : { version: read, visible };
     } catch (error) {
-      visible = false;
+      visible = contentsFailure(error) === 'refused';
       verdict =
-        contentsFailure(error) === 'refused' && listedVersion !== null
-          ? { version: listedVersion, visible: false }
+        visible && listedVersion !== null
+          ? { version: listedVersion, visible }
           : null;
     } finally {
       this._release();

@@ -40,6 +40,76 @@ export type NotebookVisibility = (entry: IWorkspaceEntry) => Promise<boolean>;
 
 const everyNotebookVisible: NotebookVisibility = async () => true;
 
+/** Progress of a long listing, for the status bar. */
+export interface IListingProgress {
+  message: string;
+  done: number;
+  total?: number;
+}
+
+/** Where a listing reports its progress (the tool call's reportProgress). */
+export type ListingProgressReporter = (progress: IListingProgress) => void;
+
+/** A listing reports progress only once it has run this long. */
+export const PROGRESS_AFTER_MS = 500;
+/** And then at most this often. */
+export const PROGRESS_EVERY_MS = 200;
+
+/**
+ * Counts the notebooks whose visibility a listing judged, and reports the
+ * count once the listing has taken long (the first listing of a large
+ * workspace reads every notebook file). A quick listing reports nothing.
+ */
+class NotebookCheckProgress {
+  constructor(
+    private readonly _report: ListingProgressReporter | undefined,
+    private readonly _now: () => number
+  ) {
+    this._started = _now();
+  }
+
+  found(count: number): void {
+    this._total += count;
+  }
+
+  checked(): void {
+    this._done++;
+    this._maybeReport();
+  }
+
+  private _maybeReport(): void {
+    if (!this._report) {
+      return;
+    }
+    const now = this._now();
+    if (
+      now - this._started < PROGRESS_AFTER_MS ||
+      (now - this._last < PROGRESS_EVERY_MS && this._done < this._total)
+    ) {
+      return;
+    }
+    this._last = now;
+    this._report({
+      message: `Checking which notebooks the agent may see: ${this._done} of ${this._total}`,
+      done: this._done,
+      total: this._total
+    });
+  }
+
+  private readonly _started: number;
+  private _last = -Infinity;
+  private _done = 0;
+  private _total = 0;
+}
+
+/** Options of a listing beyond its arguments. */
+export interface IListWorkspaceOptions {
+  /** Report progress of a long listing. */
+  onProgress?: ListingProgressReporter;
+  /** The clock, in ms (tests). */
+  now?: () => number;
+}
+
 function toEntry(model: Contents.IModel): IWorkspaceEntry {
   const type =
     model.type === 'directory' || model.type === 'notebook'
@@ -72,8 +142,13 @@ export function compareEntries(a: IWorkspaceEntry, b: IWorkspaceEntry): number {
 export async function listWorkspace(
   resolver: NotebookResolver,
   args: IListWorkspaceArgs,
-  isVisible: NotebookVisibility = everyNotebookVisible
+  isVisible: NotebookVisibility = everyNotebookVisible,
+  options: IListWorkspaceOptions = {}
 ): Promise<IWorkspaceListing> {
+  const progress = new NotebookCheckProgress(
+    options.onProgress,
+    options.now ?? (() => Date.now())
+  );
   const root = normalizePath(args.path ?? '', { allowRoot: true });
   const limit = Math.min(
     args.limit ?? LIMITS.MAX_WORKSPACE_ROWS,
@@ -100,14 +175,13 @@ export async function listWorkspace(
   const queue: Contents.IModel[] = [top];
   while (queue.length > 0) {
     const directory = queue.shift()!;
-    const children = await visibleChildren(directory, isVisible);
+    const children = await visibleChildren(directory, isVisible, progress);
     for (const child of children) {
       if (entries.length < limit) {
         entries.push(child);
         if (args.recursive && child.type === 'directory') {
-          const listing = await resolver.getContentsModel(child.path, true);
-          // A directory deleted mid-walk is skipped, not an error.
-          if (listing && listing.type === 'directory') {
+          const listing = await subdirectory(resolver, child.path);
+          if (listing) {
             queue.push(listing);
           }
         }
@@ -124,18 +198,52 @@ export async function listWorkspace(
   };
 }
 
+/**
+ * A subdirectory met in a recursive walk, or null to skip it: one deleted
+ * mid-walk (the spec), or one the contents service refuses to list (its entry
+ * is still listed; only its children are not). A service that cannot answer
+ * fails the call with its closed-set error.
+ */
+async function subdirectory(
+  resolver: NotebookResolver,
+  path: string
+): Promise<Contents.IModel | null> {
+  let listing: Contents.IModel | null;
+  try {
+    listing = await resolver.getContentsModel(path, true);
+  } catch (error) {
+    if (error instanceof ToolError && error.code === 'INVALID_PATH') {
+      return null;
+    }
+    throw error;
+  }
+  return listing && listing.type === 'directory' ? listing : null;
+}
+
+/**
+ * A directory's entries the agent may see, sorted. Every notebook is asked
+ * about at once; the visibility check bounds how many files it reads at a
+ * time and never reads one twice (see src/access/visibility.ts), so a first
+ * listing overlaps its downloads instead of waiting for each in turn.
+ */
 async function visibleChildren(
   directory: Contents.IModel,
-  isVisible: NotebookVisibility
+  isVisible: NotebookVisibility,
+  progress: NotebookCheckProgress
 ): Promise<IWorkspaceEntry[]> {
   const content: unknown = directory.content;
   const models = Array.isArray(content) ? (content as Contents.IModel[]) : [];
   const entries = models.map(toEntry).sort(compareEntries);
-  const visible: IWorkspaceEntry[] = [];
-  for (const entry of entries) {
-    if (entry.type !== 'notebook' || (await isVisible(entry))) {
-      visible.push(entry);
-    }
-  }
-  return visible;
+  progress.found(entries.filter(entry => entry.type === 'notebook').length);
+  const shown = await Promise.all(
+    entries.map(async entry => {
+      if (entry.type !== 'notebook') {
+        return true;
+      }
+      const visible = await isVisible(entry);
+      progress.checked();
+      return visible;
+    })
+  );
+  return entries.filter((_, i) => shown[i]);
 }

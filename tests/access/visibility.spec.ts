@@ -1,4 +1,4 @@
-import { type Contents } from '@jupyterlab/services';
+import { type Contents, ServerConnection } from '@jupyterlab/services';
 
 import { NotebookVisibilityCache } from '../../src/access/visibility';
 
@@ -88,5 +88,171 @@ describe('NotebookVisibilityCache', () => {
     expect(await cache.isVisible({ path: 'open.ipynb' })).toBe(false);
     expect(await cache.isVisible({ path: 'plain.ipynb' })).toBe(true);
     expect(reads).toEqual([]);
+  });
+});
+
+/** A contents manager whose reads the test answers by hand. */
+function manualContents() {
+  const pending: {
+    path: string;
+    resolve(model: object): void;
+    reject(error: unknown): void;
+  }[] = [];
+  const manager = {
+    get: (path: string) =>
+      new Promise((resolve, reject) => pending.push({ path, resolve, reject }))
+  } as unknown as Contents.IManager;
+  return { manager, pending };
+}
+
+/** Let every settled promise's continuations run. */
+const flush = () => new Promise(resolve => setTimeout(resolve, 0));
+
+function answered(status: number): ServerConnection.ResponseError {
+  return new ServerConnection.ResponseError({ status } as Response);
+}
+
+describe('NotebookVisibilityCache, first listing', () => {
+  it('never reads one version of a file twice, even when asked at once', async () => {
+    const { manager, pending } = manualContents();
+    const cache = new NotebookVisibilityCache({
+      contents: manager,
+      liveMetadata: () => null
+    });
+    const entry = { path: 'a.ipynb', modified: 't1', size: 10 };
+    const asked = [cache.isVisible(entry), cache.isVisible({ ...entry })];
+    await flush();
+    expect(pending.map(read => read.path)).toEqual(['a.ipynb']);
+    pending[0].resolve({
+      content: notebookFile('none'),
+      last_modified: 't1',
+      size: 10
+    });
+    expect(await Promise.all(asked)).toEqual([false, false]);
+    expect(await cache.isVisible(entry)).toBe(false);
+    expect(pending).toHaveLength(1);
+  });
+
+  it('reads at most maxConcurrentReads files at once', async () => {
+    const { manager, pending } = manualContents();
+    const cache = new NotebookVisibilityCache(
+      { contents: manager, liveMetadata: () => null },
+      { maxConcurrentReads: 2 }
+    );
+    const asked = ['a', 'b', 'c', 'd', 'e'].map(name =>
+      cache.isVisible({ path: `${name}.ipynb`, modified: 't1' })
+    );
+    await flush();
+    expect(pending.map(read => read.path)).toEqual(['a.ipynb', 'b.ipynb']);
+    pending[1].resolve({ content: notebookFile(), last_modified: 't1' });
+    await flush();
+    expect(pending.map(read => read.path)).toEqual([
+      'a.ipynb',
+      'b.ipynb',
+      'c.ipynb'
+    ]);
+    // a failed read frees its place too
+    pending[0].reject(answered(500));
+    await flush();
+    expect(pending).toHaveLength(4);
+    pending[2].resolve({ content: notebookFile(), last_modified: 't1' });
+    pending[3].resolve({ content: notebookFile(), last_modified: 't1' });
+    await flush();
+    pending[4].resolve({ content: notebookFile('none'), last_modified: 't1' });
+    expect(await Promise.all(asked)).toEqual([false, true, true, true, false]);
+  });
+
+  it('fails closed: a notebook it cannot read now is hidden; a refused file is listed', async () => {
+    const failures: Record<string, unknown> = {
+      'gone.ipynb': answered(404),
+      'broken.ipynb': answered(400),
+      'forbidden.ipynb': answered(403),
+      'server.ipynb': answered(500),
+      'network.ipynb': new ServerConnection.NetworkError(new TypeError('x')),
+      'odd.ipynb': new Error('drive broke')
+    };
+    const reads: string[] = [];
+    const cache = new NotebookVisibilityCache({
+      contents: {
+        get: async (path: string) => {
+          reads.push(path);
+          throw failures[path];
+        }
+      } as unknown as Contents.IManager,
+      liveMetadata: () => null
+    });
+    const refused = ['broken.ipynb', 'forbidden.ipynb'];
+    for (const path of Object.keys(failures)) {
+      expect(await cache.isVisible({ path, modified: 't1' })).toBe(
+        refused.includes(path)
+      );
+    }
+    // a refusal is remembered for that version of the file; a failure to
+    // answer (or a vanished file) is asked again next time
+    reads.length = 0;
+    for (const path of Object.keys(failures)) {
+      expect(await cache.isVisible({ path, modified: 't1' })).toBe(
+        refused.includes(path)
+      );
+    }
+    expect(reads).toEqual([
+      'gone.ipynb',
+      'server.ipynb',
+      'network.ipynb',
+      'odd.ipynb'
+    ]);
+    // a new version of a refused file is read again
+    expect(
+      await cache.isVisible({ path: 'broken.ipynb', modified: 't2' })
+    ).toBe(true);
+    expect(reads).toContain('broken.ipynb');
+  });
+
+  it('a failed read forgets what an earlier version said', async () => {
+    let fail = false;
+    let reads = 0;
+    const cache = new NotebookVisibilityCache({
+      contents: {
+        get: async () => {
+          reads++;
+          if (fail) {
+            throw answered(503);
+          }
+          return { content: notebookFile(), last_modified: 't1' };
+        }
+      } as unknown as Contents.IManager,
+      liveMetadata: () => null
+    });
+    const at = (modified: string) =>
+      cache.isVisible({ path: 'a.ipynb', modified });
+    expect(await at('t1')).toBe(true);
+    fail = true;
+    expect(await at('t2')).toBe(false);
+    // nothing read at t1 is trusted any more: it is read again
+    fail = false;
+    expect(await at('t1')).toBe(true);
+    expect(reads).toBe(3);
+  });
+
+  it('reads a file again when its size changed at the same time stamp', async () => {
+    const files = {
+      'a.ipynb': { content: notebookFile(), modified: 't1' }
+    };
+    const { manager, reads } = contents(files);
+    const cache = new NotebookVisibilityCache({
+      contents: manager,
+      liveMetadata: () => null
+    });
+    expect(
+      await cache.isVisible({ path: 'a.ipynb', modified: 't1', size: 10 })
+    ).toBe(true);
+    files['a.ipynb'] = { content: notebookFile('none'), modified: 't1' };
+    expect(
+      await cache.isVisible({ path: 'a.ipynb', modified: 't1', size: 10 })
+    ).toBe(true);
+    expect(
+      await cache.isVisible({ path: 'a.ipynb', modified: 't1', size: 99 })
+    ).toBe(false);
+    expect(reads).toEqual(['a.ipynb', 'a.ipynb']);
   });
 });

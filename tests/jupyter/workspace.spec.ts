@@ -1,8 +1,12 @@
 import { type Contents } from '@jupyterlab/services';
 
-import { normalizeError } from '../../src/common/errors';
+import { ToolError, normalizeError } from '../../src/common/errors';
 import { type NotebookResolver } from '../../src/jupyter/notebook';
-import { listWorkspace } from '../../src/jupyter/workspace';
+import {
+  PROGRESS_AFTER_MS,
+  listWorkspace,
+  type IListingProgress
+} from '../../src/jupyter/workspace';
 
 /** An in-memory tree answering what listWorkspace asks the resolver. */
 function tree(paths: string[]): NotebookResolver {
@@ -140,5 +144,86 @@ describe('listWorkspace', () => {
     await expect(
       listWorkspace(tree(files), { path: '../up' }).catch(normalizeError)
     ).resolves.toMatchObject({ error: 'INVALID_PATH' });
+  });
+});
+
+describe('listWorkspace, a first listing of many notebooks', () => {
+  const many = Array.from(
+    { length: 12 },
+    (_, i) => `nb-${String(i).padStart(2, '0')}.ipynb`
+  );
+
+  it('asks about every notebook of a directory at once, not one after another', async () => {
+    const asked: string[] = [];
+    const answers: ((visible: boolean) => void)[] = [];
+    const listing = listWorkspace(tree(many), {}, entry => {
+      asked.push(entry.path);
+      return new Promise(resolve => answers.push(resolve));
+    });
+    await new Promise(resolve => setTimeout(resolve, 0));
+    expect(asked).toEqual(many);
+    answers.forEach((answer, i) => answer(i % 3 !== 0));
+    const { entries } = await listing;
+    expect(entries.map(entry => entry.path)).toEqual(
+      many.filter((_, i) => i % 3 !== 0)
+    );
+  });
+
+  it('reports progress only once the listing takes long', async () => {
+    let clock = 0;
+    const reports: IListingProgress[] = [];
+    // the checks run at once; each answers 100 ms of the clock after the last
+    const slow = async () => {
+      await new Promise(resolve => setTimeout(resolve, 0));
+      clock += 100;
+      return true;
+    };
+    await listWorkspace(tree(many), {}, slow, {
+      onProgress: progress => reports.push(progress),
+      now: () => clock
+    });
+    expect(reports.length).toBeGreaterThan(0);
+    expect(reports[0].done).toBeGreaterThanOrEqual(PROGRESS_AFTER_MS / 100);
+    expect(reports[reports.length - 1]).toEqual({
+      message: 'Checking which notebooks the agent may see: 12 of 12',
+      done: 12,
+      total: 12
+    });
+    // at most one report per PROGRESS_EVERY_MS (200 ms here: every other check)
+    expect(reports.length).toBeLessThanOrEqual(5);
+
+    const quick: IListingProgress[] = [];
+    await listWorkspace(tree(many), {}, async () => true, {
+      onProgress: progress => quick.push(progress),
+      now: () => 0
+    });
+    expect(quick).toEqual([]);
+  });
+
+  it('skips a subdirectory the service refuses, and fails closed-set when it cannot answer', async () => {
+    const base = tree(['ok/a.ipynb', 'refused/b.ipynb', 'c.txt']);
+    const failing = (code: 'INVALID_PATH' | 'NOTEBOOK_NOT_FOUND') =>
+      ({
+        getContentsModel: async (path: string, content: boolean) => {
+          if (path === 'refused') {
+            throw new ToolError(code, `${code} for ${path}`, { path });
+          }
+          return base.getContentsModel(path, content);
+        }
+      }) as unknown as NotebookResolver;
+    const listing = await listWorkspace(failing('INVALID_PATH'), {
+      recursive: true
+    });
+    expect(listing.entries.map(entry => entry.path)).toEqual([
+      'ok',
+      'refused',
+      'c.txt',
+      'ok/a.ipynb'
+    ]);
+    await expect(
+      listWorkspace(failing('NOTEBOOK_NOT_FOUND'), { recursive: true }).catch(
+        normalizeError
+      )
+    ).resolves.toMatchObject({ error: 'NOTEBOOK_NOT_FOUND', path: 'refused' });
   });
 });
