@@ -81,6 +81,17 @@ export const LIMITS = {
   MAX_COMMENT_MESSAGES_BYTES: 25 * 1024,
   /** A comment message body. */
   MAX_COMMENT_BODY_BYTES: 8 * 1024,
+  /**
+   * Review threads stored in one notebook. Past it, resolved threads go
+   * first, least recently updated first (src/review/merge.ts): the file stays
+   * a reasonable size however long a notebook is reviewed.
+   */
+  MAX_STORED_THREADS: 500,
+  /**
+   * Messages stored per review thread. Past it a thread keeps its first
+   * message (the comment itself) and the most recent ones.
+   */
+  MAX_STORED_MESSAGES_PER_THREAD: 200,
 
   /** A Propose-mode deny reason. */
   MAX_DENY_REASON_BYTES: 2 * 1024

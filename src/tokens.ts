@@ -11,7 +11,14 @@ import { type ISignal } from '@lumino/signaling';
 import { type AgentAccess, type IAccessReading } from './access/model';
 import { type ErrorCode } from './common/errors';
 // The review store's types are declared beside its reader, in review/storage.
-import type { IReviewCounts, IReviewThread } from './review/storage';
+import type {
+  ICreateThreadOptions,
+  IMessageAuthor,
+  IMessageOptions,
+  IReviewCounts,
+  IReviewThread,
+  ThreadStatus
+} from './review/storage';
 import { type IOutputSelectionRecord } from './selection/visible';
 
 /** What a tool call is doing with a cell, for on-cell presence. */
@@ -196,15 +203,49 @@ export const IOutputSelectionTracker = new Token<IOutputSelectionTracker>(
 
 /**
  * The review threads stored in notebooks (under the notebook metadata key
- * `jupyterlite_webmcp_review`), as the agent may see them: a thread anchored
- * to a cell the owner hid (`none`) is neither listed nor counted. Works on
- * any notebook model, a live one or one built from its file.
+ * `jupyterlite_webmcp_review`). `threads` and `counts` are as the agent may
+ * see them: a thread anchored to a cell the owner hid (`none`) is neither
+ * listed nor counted. The rest is unfiltered: callers check access first.
+ * Works on any notebook model, a live one or one built from its file; writes
+ * are merged so that collaborators writing at once lose nothing (see
+ * docs/review-format.md).
  */
 export interface IReviewStore {
+  /**
+   * Emitted after every write of this store, and after every change another
+   * browser made to a notebook this store wrote to, once merged.
+   */
+  readonly changed: ISignal<IReviewStore, { model: ISharedNotebook }>;
   /** The agent-visible threads of a notebook, in stored order. */
   threads(model: ISharedNotebook): IReviewThread[];
   /** How many agent-visible threads a notebook has, and how many are open. */
   counts(model: ISharedNotebook): IReviewCounts;
+  /** Every thread of a notebook, hidden ones included (the human side). */
+  allThreads(model: ISharedNotebook): IReviewThread[];
+  /** A thread by id, whatever its cell's access; null when there is none. */
+  getThread(model: ISharedNotebook, threadId: string): IReviewThread | null;
+  /** Create an open thread with its first message; returns it as stored. */
+  createThread(
+    model: ISharedNotebook,
+    options: ICreateThreadOptions
+  ): IReviewThread;
+  /** Append a message; throws for an unknown thread id. */
+  reply(
+    model: ISharedNotebook,
+    threadId: string,
+    options: IMessageOptions
+  ): IReviewThread;
+  /**
+   * Resolve (with an optional closing message) or reopen (appending nothing)
+   * a thread; throws for an unknown thread id.
+   */
+  setStatus(
+    model: ISharedNotebook,
+    threadId: string,
+    status: ThreadStatus,
+    closing?: { body: string; author: IMessageAuthor } | null,
+    now?: Date
+  ): IReviewThread;
 }
 
 /** The token of the review store. */

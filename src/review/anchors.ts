@@ -36,7 +36,7 @@ import type {
   IReviewThread,
   ISourcePosition,
   IThreadAnchor
-} from './storage';
+} from './format';
 
 /** Where an anchor stands against the notebook as it is now. */
 export type AnchorState = 'exact' | 'reanchored' | 'orphaned' | 'cell-missing';

@@ -1,234 +1,57 @@
 /**
- * The review threads stored in a notebook, read side: how the value under
- * the notebook's `jupyterlite_webmcp_review` metadata key is read, and which
- * threads (and how many) the agent may see. Pure: no JupyterLab runtime
- * import, no side effects.
- *
- * The stored format is the one jupyterlite-webmcp 0.1.1 writes, so notebooks
- * it annotated read exactly:
- *
- * ```jsonc
- * { "version": 1,
- *   "threads": [{ "id", "status": "open" | "resolved", "createdAt", "updatedAt",
- *                 "anchor": { "kind": "cell" | "source-range" | "output", "cellId", ... },
- *                 "messages": [{ "id", "author": { "kind", "name" }, "createdAt", "body" }] }] }
- * ```
- *
- * Every reader is total: metadata is hand-editable and travels with files,
- * so any JSON value (or none) may be stored. A thread that cannot be
- * understood is skipped, never thrown on; a tool reading it still answers.
+ * The review store: the threads stored in a notebook (under the metadata
+ * key `jupyterlite_webmcp_review`, in the format of src/review/format.ts,
+ * re-exported here), which of them (and how many) the agent may see, the
+ * message cap of results, and every write, merged so that collaborators
+ * writing at once lose nothing (the rule is in src/review/merge.ts). No
+ * JupyterLab import at run time.
  */
-import type { ISharedNotebook } from '@jupyter/ydoc';
+
+import type { ISharedNotebook, NotebookChange } from '@jupyter/ydoc';
+import type { PartialJSONObject } from '@lumino/coreutils';
+import { type ISignal, Signal } from '@lumino/signaling';
 
 import { ACCESS_METADATA_KEY, readCellAccess } from '../access/model';
+import { utf8Length } from '../common/text';
+import { LIMITS } from '../limits';
 import type { IReviewStore } from '../tokens';
+import {
+  type IMessageAuthor,
+  type IReviewCounts,
+  type IReviewThread,
+  type IStoredThread,
+  type IThreadAnchor,
+  type IThreadMessage,
+  REVIEW_METADATA_KEY,
+  REVIEW_METADATA_VERSION,
+  type ThreadStatus,
+  publicThread,
+  readAnchor,
+  readStoredThreads,
+  readThreads
+} from './format';
+import {
+  canonicalJson,
+  compareTimes,
+  mergeThread,
+  mergeThreads,
+  sortedKeys,
+  timeAfter
+} from './merge';
 
-/** The notebook metadata key review threads live under; part of the file format. */
-export const REVIEW_METADATA_KEY = 'jupyterlite_webmcp_review';
-
-/** The version written with the value under REVIEW_METADATA_KEY. */
-export const REVIEW_METADATA_VERSION = 1;
-
-/** Whether a thread is still under discussion. */
-export type ThreadStatus = 'open' | 'resolved';
-
-/** What a thread is attached to. */
-export type AnchorKind = 'cell' | 'source-range' | 'output';
-
-/** A position in a cell source. */
-export interface ISourcePosition {
-  line: number;
-  column: number;
-}
-
-/** Where a thread points. Fields beyond kind and cellId depend on the kind. */
-export interface IThreadAnchor {
-  kind: AnchorKind;
-  cellId: string;
-  /** source-range: the range and the text it held, with context. */
-  sourceRange?: { start: ISourcePosition; end: ISourcePosition };
-  selectedText?: string;
-  selectedTextHash?: string;
-  prefix?: string;
-  suffix?: string;
-  /** output: which output, and what it was. */
-  outputIndex?: number;
-  outputFingerprint?: string;
-  mimeType?: string;
-}
-
-/** Who wrote a message. */
-export interface IMessageAuthor {
-  kind: 'human' | 'agent';
-  name: string;
-}
-
-/** One message of a thread. */
-export interface IThreadMessage {
-  id: string;
-  author: IMessageAuthor;
-  createdAt: string;
-  body: string;
-}
-
-/** A stored review thread. */
-export interface IReviewThread {
-  id: string;
-  status: ThreadStatus;
-  createdAt: string;
-  updatedAt: string;
-  anchor: IThreadAnchor;
-  messages: IThreadMessage[];
-}
-
-/** How many threads there are, open ones and all. */
-export interface IReviewCounts {
-  openThreads: number;
-  totalThreads: number;
-}
-
-const STATUSES: readonly string[] = ['open', 'resolved'];
-const ANCHOR_KINDS: readonly string[] = ['cell', 'source-range', 'output'];
-const AUTHOR_KINDS: readonly string[] = ['human', 'agent'];
-
-type JSONRecord = Record<string, unknown>;
-
-function isRecord(value: unknown): value is JSONRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isText(value: unknown): value is string {
-  return typeof value === 'string' && value !== '';
-}
-
-function isIndex(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
-
-function readPosition(value: unknown): ISourcePosition | null {
-  return isRecord(value) && isIndex(value.line) && isIndex(value.column)
-    ? { line: value.line, column: value.column }
-    : null;
-}
-
-/** An anchor, or null when its kind or cell id is not understood. */
-function readAnchor(value: unknown): IThreadAnchor | null {
-  if (
-    !isRecord(value) ||
-    !ANCHOR_KINDS.includes(value.kind as string) ||
-    !isText(value.cellId)
-  ) {
-    return null;
-  }
-  const anchor: IThreadAnchor = {
-    kind: value.kind as AnchorKind,
-    cellId: value.cellId
-  };
-  // Optional details are kept only when well-formed; a bad one is dropped,
-  // the thread kept (it still points at its cell).
-  if (isRecord(value.sourceRange)) {
-    const start = readPosition(value.sourceRange.start);
-    const end = readPosition(value.sourceRange.end);
-    if (start && end) {
-      anchor.sourceRange = { start, end };
-    }
-  }
-  for (const key of [
-    'selectedText',
-    'selectedTextHash',
-    'prefix',
-    'suffix',
-    'outputFingerprint',
-    'mimeType'
-  ] as const) {
-    if (typeof value[key] === 'string') {
-      anchor[key] = value[key];
-    }
-  }
-  if (isIndex(value.outputIndex)) {
-    anchor.outputIndex = value.outputIndex;
-  }
-  return anchor;
-}
-
-function readMessage(value: unknown): IThreadMessage | null {
-  if (
-    !isRecord(value) ||
-    !isText(value.id) ||
-    !isText(value.createdAt) ||
-    typeof value.body !== 'string' ||
-    !isRecord(value.author) ||
-    !AUTHOR_KINDS.includes(value.author.kind as string) ||
-    typeof value.author.name !== 'string'
-  ) {
-    return null;
-  }
-  return {
-    id: value.id,
-    author: {
-      kind: value.author.kind as IMessageAuthor['kind'],
-      name: value.author.name
-    },
-    createdAt: value.createdAt,
-    body: value.body
-  };
-}
-
-/**
- * A thread, or null when it cannot be understood: it needs an id, a known
- * status, a creation time and an anchor naming a cell. A malformed message is
- * dropped from it; a missing `updatedAt` reads as `createdAt`.
- */
-function readThread(value: unknown): IReviewThread | null {
-  if (
-    !isRecord(value) ||
-    !isText(value.id) ||
-    !STATUSES.includes(value.status as string) ||
-    !isText(value.createdAt)
-  ) {
-    return null;
-  }
-  const anchor = readAnchor(value.anchor);
-  if (!anchor) {
-    return null;
-  }
-  const messages = Array.isArray(value.messages)
-    ? value.messages
-        .map(readMessage)
-        .filter((message): message is IThreadMessage => message !== null)
-    : [];
-  return {
-    id: value.id,
-    status: value.status as ThreadStatus,
-    createdAt: value.createdAt,
-    updatedAt: isText(value.updatedAt) ? value.updatedAt : value.createdAt,
-    anchor,
-    messages
-  };
-}
-
-/**
- * The threads a `jupyterlite_webmcp_review` metadata value holds, in stored
- * order. Anything that is not an object with a `threads` array holds none;
- * an entry that cannot be understood is skipped, and so is a later entry
- * repeating an earlier one's id (a thread is addressed by its id). The
- * `version` field is not consulted, as for access metadata. Never throws.
- */
-export function readThreads(metadataValue: unknown): IReviewThread[] {
-  if (!isRecord(metadataValue) || !Array.isArray(metadataValue.threads)) {
-    return [];
-  }
-  const seen = new Set<string>();
-  const threads: IReviewThread[] = [];
-  for (const entry of metadataValue.threads) {
-    const thread = readThread(entry);
-    if (thread && !seen.has(thread.id)) {
-      seen.add(thread.id);
-      threads.push(thread);
-    }
-  }
-  return threads;
-}
+export {
+  type AnchorKind,
+  type IMessageAuthor,
+  type IReviewCounts,
+  type IReviewThread,
+  type ISourcePosition,
+  type IThreadAnchor,
+  type IThreadMessage,
+  REVIEW_METADATA_KEY,
+  REVIEW_METADATA_VERSION,
+  type ThreadStatus,
+  readThreads
+} from './format';
 
 /** Every thread stored in a notebook, hidden ones included. */
 export function storedThreads(model: ISharedNotebook): IReviewThread[] {
@@ -296,11 +119,130 @@ export function agentVisibleCounts(model: ISharedNotebook): IReviewCounts {
 }
 
 /**
+ * A thread as a tool returns it: at most MAX_COMMENT_MESSAGES_RETURNED
+ * messages, and at most MAX_COMMENT_MESSAGES_BYTES of them (the UTF-8 of
+ * their JSON): always the first (the comment itself), then as many of the
+ * most recent ones as fit, in order. `omittedMessages` counts those left out,
+ * which sit between the first and the kept recent ones. The first message is
+ * kept even when it alone is over the byte budget (bodies are bounded far
+ * below it when written).
+ */
+export function cappedThread(thread: IReviewThread): {
+  thread: IReviewThread;
+  omittedMessages: number;
+} {
+  const messages = thread.messages;
+  if (messages.length === 0) {
+    return { thread, omittedMessages: 0 };
+  }
+  // A JSON array of n messages is 2 + (n - 1) commas + their JSON.
+  let bytes = 2 + utf8Length(JSON.stringify(messages[0]));
+  const recent: IThreadMessage[] = [];
+  for (
+    let i = messages.length - 1;
+    i > 0 && recent.length + 1 < LIMITS.MAX_COMMENT_MESSAGES_RETURNED;
+    i--
+  ) {
+    const size = 1 + utf8Length(JSON.stringify(messages[i]));
+    if (bytes + size > LIMITS.MAX_COMMENT_MESSAGES_BYTES) {
+      break;
+    }
+    bytes += size;
+    recent.unshift(messages[i]);
+  }
+  const kept = [messages[0], ...recent];
+  return {
+    thread: { ...thread, messages: kept },
+    omittedMessages: messages.length - kept.length
+  };
+}
+
+/** The author of every message the agent writes. */
+export const AGENT_AUTHOR: IMessageAuthor = Object.freeze({
+  kind: 'agent',
+  name: 'Browser agent'
+});
+
+/** A new random id: a UUID (v4) wherever the platform can make one. */
+export function newId(): string {
+  const crypto = globalThis.crypto;
+  if (typeof crypto?.randomUUID === 'function') {
+    return crypto.randomUUID();
+  }
+  const bytes = new Uint8Array(16);
+  if (typeof crypto?.getRandomValues === 'function') {
+    crypto.getRandomValues(bytes);
+  } else {
+    for (let i = 0; i < bytes.length; i++) {
+      bytes[i] = Math.floor(Math.random() * 256);
+    }
+  }
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = Array.from(bytes, byte => byte.toString(16).padStart(2, '0'));
+  return [
+    hex.slice(0, 4),
+    hex.slice(4, 6),
+    hex.slice(6, 8),
+    hex.slice(8, 10),
+    hex.slice(10, 16)
+  ]
+    .map(part => part.join(''))
+    .join('-');
+}
+
+/** What a new thread starts with. */
+export interface ICreateThreadOptions {
+  anchor: IThreadAnchor;
+  /** The first message. */
+  body: string;
+  author: IMessageAuthor;
+  /** The time of the write; now by default. */
+  now?: Date;
+}
+
+/** A message added to a thread. */
+export interface IMessageOptions {
+  body: string;
+  author: IMessageAuthor;
+  /** The time of the write; now by default (reply only). */
+  now?: Date;
+}
+
+/** What the store remembers of one model it wrote to. */
+interface IModelState {
+  /**
+   * What this browser contributed, as partial threads: each thread it
+   * created or changed, with only the messages it wrote and the status it
+   * last saw or set. Merged into every write, and into the stored value again
+   * whenever that changes, so no stale write elsewhere can lose them.
+   */
+  contributions: Map<string, IStoredThread>;
+  /** The canonical JSON of the threads last stored or merged, to skip echoes. */
+  seen: string;
+}
+
+function messagesOf(thread: IStoredThread): string[] {
+  return thread.messages.map(message => message.createdAt);
+}
+
+/**
  * The review store: the threads of any notebook model (live, or built from
- * its file), as the agent may see them. The write side joins it with the
- * comment tools.
+ * its file), as the agent may see them, and every write to them.
+ *
+ * Writes are safe under real-time collaboration: each one stores
+ * `mergeThreads(stored value, this browser's contributions)` (the merge rule
+ * is in merge.ts), and the store watches the review key of every model it
+ * wrote to, re-merging its contributions when another browser's write
+ * replaced them; it writes again only when the merge adds something, so two
+ * stores never write back and forth. See docs/review-format.md.
  */
 export class ReviewStore implements IReviewStore {
+  /** Emitted after every write of this store, and every remote change it merged. */
+  get changed(): ISignal<IReviewStore, { model: ISharedNotebook }> {
+    return this._changed;
+  }
+
   /** The agent-visible threads of a notebook, in stored order. */
   threads(model: ISharedNotebook): IReviewThread[] {
     return agentVisibleThreads(model);
@@ -310,4 +252,227 @@ export class ReviewStore implements IReviewStore {
   counts(model: ISharedNotebook): IReviewCounts {
     return agentVisibleCounts(model);
   }
+
+  /** Every thread of a notebook, hidden ones included (the human side). */
+  allThreads(model: ISharedNotebook): IReviewThread[] {
+    return storedThreads(model);
+  }
+
+  /** A thread by id, whatever its cell's access; null when there is none. */
+  getThread(model: ISharedNotebook, threadId: string): IReviewThread | null {
+    const thread = this._stored(model, threadId);
+    return thread ? publicThread(thread) : null;
+  }
+
+  /** Create an open thread with its first message. */
+  createThread(
+    model: ISharedNotebook,
+    options: ICreateThreadOptions
+  ): IReviewThread {
+    // Only what the reader understands is stored, so what is stored reads
+    // back the same and the merge compares like with like.
+    const anchor = readAnchor(options.anchor);
+    if (!anchor) {
+      throw new Error('A review anchor needs a known kind and a cell id');
+    }
+    const createdAt = (options.now ?? new Date()).toISOString();
+    const thread: IStoredThread = {
+      id: newId(),
+      status: 'open',
+      createdAt,
+      updatedAt: createdAt,
+      anchor,
+      messages: [this._message(options, createdAt)]
+    };
+    this._contribute(model, thread);
+    return this.getThread(model, thread.id) ?? publicThread(thread);
+  }
+
+  /** Append a message to a thread; its status is left as it is. */
+  reply(
+    model: ISharedNotebook,
+    threadId: string,
+    options: IMessageOptions
+  ): IReviewThread {
+    const thread = this._mustExist(model, threadId);
+    const createdAt = timeAfter(options.now ?? new Date(), [
+      thread.createdAt,
+      ...messagesOf(thread)
+    ]);
+    this._contribute(model, {
+      ...thread,
+      updatedAt: latest(thread.updatedAt, createdAt),
+      messages: [this._message(options, createdAt)]
+    });
+    return publicThread(this._mustExist(model, threadId));
+  }
+
+  /**
+   * Resolve or reopen a thread. Resolving may add a closing message;
+   * reopening adds none (`closing` is ignored). Setting the status a thread
+   * already has changes nothing but adds the closing message, if any.
+   */
+  setStatus(
+    model: ISharedNotebook,
+    threadId: string,
+    status: ThreadStatus,
+    closing?: { body: string; author: IMessageAuthor } | null,
+    now?: Date
+  ): IReviewThread {
+    const thread = this._mustExist(model, threadId);
+    const message = status === 'resolved' ? closing : null;
+    if (thread.status === status && !message) {
+      return publicThread(thread);
+    }
+    const at = timeAfter(now ?? new Date(), [
+      thread.createdAt,
+      thread.updatedAt,
+      thread.statusChangedAt ?? thread.createdAt,
+      ...messagesOf(thread)
+    ]);
+    const contribution: IStoredThread = {
+      ...thread,
+      updatedAt: at,
+      messages: message ? [this._message(message, at)] : []
+    };
+    if (thread.status !== status) {
+      contribution.status = status;
+      contribution.statusChangedAt = at;
+    }
+    this._contribute(model, contribution);
+    return publicThread(this._mustExist(model, threadId));
+  }
+
+  /** Stop watching every model; the store is not used after this. */
+  dispose(): void {
+    for (const model of this._watched) {
+      model.changed.disconnect(this._onModelChanged, this);
+    }
+    this._watched.clear();
+    Signal.clearData(this);
+  }
+
+  private _message(
+    options: { body: string; author: IMessageAuthor },
+    createdAt: string
+  ): IThreadMessage {
+    return {
+      id: newId(),
+      author: { kind: options.author.kind, name: options.author.name },
+      createdAt,
+      body: options.body
+    };
+  }
+
+  private _stored(model: ISharedNotebook, threadId: string) {
+    return (
+      readStoredThreads(model.getMetadata(REVIEW_METADATA_KEY)).find(
+        thread => thread.id === threadId
+      ) ?? null
+    );
+  }
+
+  private _mustExist(model: ISharedNotebook, threadId: string): IStoredThread {
+    const thread = this._stored(model, threadId);
+    if (!thread) {
+      throw new Error(`No review thread with id ${threadId}`);
+    }
+    return thread;
+  }
+
+  /** Add to this browser's contributions to a model, then write. */
+  private _contribute(model: ISharedNotebook, thread: IStoredThread): void {
+    const state = this._state(model);
+    const held = state.contributions.get(thread.id);
+    state.contributions.set(
+      thread.id,
+      held ? mergeThread(held, thread) : thread
+    );
+    this._merge(model, state);
+    this._changed.emit({ model });
+  }
+
+  /**
+   * Store the merge of what is stored and this browser's contributions, if
+   * that differs from what is stored. Returns whether it wrote.
+   */
+  private _merge(model: ISharedNotebook, state: IModelState): boolean {
+    const current = readStoredThreads(model.getMetadata(REVIEW_METADATA_KEY));
+    const merged = mergeThreads(current, [...state.contributions.values()]);
+    // A contribution a cap removed stays removed: forget it.
+    const kept = new Map(merged.map(thread => [thread.id, thread]));
+    for (const [id, contribution] of state.contributions) {
+      const thread = kept.get(id);
+      if (!thread) {
+        state.contributions.delete(id);
+      } else {
+        const ids = new Set(thread.messages.map(message => message.id));
+        contribution.messages = contribution.messages.filter(message =>
+          ids.has(message.id)
+        );
+      }
+    }
+    const value = canonicalJson(merged);
+    state.seen = value;
+    if (value === canonicalJson(current)) {
+      return false;
+    }
+    model.transact(() => {
+      // Keys sorted, as in the files 0.1.1 annotated: `threads`, `version`.
+      const stored: { threads: IStoredThread[]; version: number } = {
+        threads: sortedKeys(merged),
+        version: REVIEW_METADATA_VERSION
+      };
+      model.setMetadata(
+        REVIEW_METADATA_KEY,
+        stored as unknown as PartialJSONObject
+      );
+    });
+    return true;
+  }
+
+  /** The state of a model, watching its review key from the first write. */
+  private _state(model: ISharedNotebook): IModelState {
+    let state = this._models.get(model);
+    if (!state) {
+      state = { contributions: new Map(), seen: '' };
+      this._models.set(model, state);
+      this._watched.add(model);
+      model.changed.connect(this._onModelChanged, this);
+      model.disposed.connect(this._onModelDisposed, this);
+    }
+    return state;
+  }
+
+  private _onModelChanged(model: ISharedNotebook, change: NotebookChange) {
+    const state = this._models.get(model);
+    if (!state || !change.metadataChange?.has(REVIEW_METADATA_KEY)) {
+      return;
+    }
+    const current = canonicalJson(
+      readStoredThreads(model.getMetadata(REVIEW_METADATA_KEY))
+    );
+    if (current === state.seen) {
+      // The echo of this store's own write, or nothing it reads changed.
+      return;
+    }
+    this._merge(model, state);
+    this._changed.emit({ model });
+  }
+
+  private _onModelDisposed(model: ISharedNotebook) {
+    model.changed.disconnect(this._onModelChanged, this);
+    model.disposed.disconnect(this._onModelDisposed, this);
+    this._watched.delete(model);
+    this._models.delete(model);
+  }
+
+  private _changed = new Signal<IReviewStore, { model: ISharedNotebook }>(this);
+  private _models = new WeakMap<ISharedNotebook, IModelState>();
+  private _watched = new Set<ISharedNotebook>();
+}
+
+/** The later of two stored times. */
+function latest(a: string, b: string): string {
+  return compareTimes(a, b) >= 0 ? a : b;
 }
