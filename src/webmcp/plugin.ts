@@ -14,6 +14,7 @@ import { NotebookResolver } from '../jupyter/notebook';
 import {
   IAgentAccess,
   IOutputSelectionTracker,
+  IReviewStore,
   IWebMcpRegistry
 } from '../tokens';
 import { WebMcpRegistry } from './register';
@@ -29,7 +30,7 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
   id: 'jupyterlite-webmcp:webmcp',
   description: 'Registers the notebook tools on document.modelContext.',
   autoStart: true,
-  requires: [INotebookTracker, IDocumentManager, IAgentAccess],
+  requires: [INotebookTracker, IDocumentManager, IAgentAccess, IReviewStore],
   optional: [ILabShell, IDefaultFileBrowser, IOutputSelectionTracker],
   provides: IWebMcpRegistry,
   activate: (
@@ -37,6 +38,7 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
     tracker: INotebookTracker,
     docManager: IDocumentManager,
     access: IAgentAccess,
+    review: IReviewStore,
     labShell: ILabShell | null,
     fileBrowser: IDefaultFileBrowser | null,
     outputSelection: IOutputSelectionTracker | null
@@ -65,7 +67,8 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
         env,
         resolver,
         isNotebookVisible: entry => visibility.isVisible(entry),
-        outputSelection
+        outputSelection,
+        review
       }),
       validator: new InputValidator()
     });

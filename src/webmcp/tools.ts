@@ -26,12 +26,26 @@ import { focusCell, type IFocusCellArgs } from '../jupyter/navigate';
 import { type NotebookResolver } from '../jupyter/notebook';
 import { openNotebook, type IOpenArgs } from '../jupyter/open';
 import {
+  createComment,
+  focusComment,
+  getComment,
+  listComments,
+  reopenComment,
+  replyComment,
+  resolveComment,
+  type ICreateCommentArgs,
+  type IListCommentsArgs,
+  type IReplyCommentArgs,
+  type IResolveCommentArgs,
+  type IThreadArgs
+} from '../jupyter/review';
+import {
   listWorkspace,
   type IListWorkspaceArgs,
   type NotebookVisibility
 } from '../jupyter/workspace';
 import { getOutputSelection } from '../selection/tool';
-import { type IOutputSelectionTracker } from '../tokens';
+import { type IOutputSelectionTracker, type IReviewStore } from '../tokens';
 import { TOOL_CATALOG } from './catalog';
 import { TOOL_INPUT_SCHEMAS, type ToolName } from './schemas';
 import { type IToolCallContext, type IToolDefinition } from './types';
@@ -47,6 +61,8 @@ export interface IToolServices {
    * when one is supplied.
    */
   outputSelection?: IOutputSelectionTracker | null;
+  /** The review store the comment tools read and write threads through. */
+  review: IReviewStore;
 }
 
 type Handler = (
@@ -55,7 +71,9 @@ type Handler = (
 ) => Promise<unknown>;
 
 function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
-  const { env, resolver, isNotebookVisible, outputSelection } = services;
+  const { env, resolver, isNotebookVisible, outputSelection, review } =
+    services;
+  const reviewing = { env, resolver, review };
   return {
     jupyter_get_context: async () => getContext(env, resolver),
     jupyter_list_workspace: async args =>
@@ -85,6 +103,20 @@ function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
     jupyter_save_notebook: async args => saveNotebook(env, resolver, args),
     jupyter_kernel_action: async args =>
       kernelAction(resolver, args as unknown as IKernelActionArgs),
+    jupyter_list_comments: async args =>
+      listComments(reviewing, args as IListCommentsArgs),
+    jupyter_get_comment: async (args, call) =>
+      getComment(reviewing, args as unknown as IThreadArgs, call),
+    jupyter_create_comment: async (args, call) =>
+      createComment(reviewing, args as unknown as ICreateCommentArgs, call),
+    jupyter_reply_comment: async (args, call) =>
+      replyComment(reviewing, args as unknown as IReplyCommentArgs, call),
+    jupyter_resolve_comment: async (args, call) =>
+      resolveComment(reviewing, args as unknown as IResolveCommentArgs, call),
+    jupyter_reopen_comment: async (args, call) =>
+      reopenComment(reviewing, args as unknown as IThreadArgs, call),
+    jupyter_focus_comment: async (args, call) =>
+      focusComment(reviewing, args as unknown as IThreadArgs, call),
     jupyter_export_notebook: async args => exportNotebook(resolver, args),
     ...(outputSelection
       ? {

@@ -17,6 +17,13 @@ const IMPLEMENTED = [
   'jupyter_focus_cell',
   'jupyter_save_notebook',
   'jupyter_kernel_action',
+  'jupyter_list_comments',
+  'jupyter_get_comment',
+  'jupyter_create_comment',
+  'jupyter_reply_comment',
+  'jupyter_resolve_comment',
+  'jupyter_reopen_comment',
+  'jupyter_focus_comment',
   'jupyter_export_notebook',
   'jupyter_get_output_selection'
 ];
