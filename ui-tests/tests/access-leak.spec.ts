@@ -475,6 +475,101 @@ const CASES: Record<string, ICase[]> = {
       paired: true
     }
   ],
+  jupyter_list_comments: [
+    {
+      label: 'the open notebook, every status',
+      args: () => ({ status: 'all' })
+    },
+    {
+      label: 'the hidden active cell',
+      args: () => ({ scope: 'current-cell', status: 'all' }),
+      before: activeHidden
+    },
+    {
+      label: 'hidden notebook',
+      args: (p, h) => ({ notebookPath: nb(p, h), status: 'all' }),
+      paired: true
+    }
+  ],
+  jupyter_get_comment: [
+    {
+      label: 'a thread of the hidden notebook',
+      args: (p, h) => ({ notebookPath: nb(p, h), threadId: 'thread-5521' }),
+      paired: true
+    }
+  ],
+  jupyter_create_comment: [
+    {
+      label: 'on a hidden code cell',
+      args: (_, h) => ({
+        anchor: { kind: 'cell', cellId: h.code },
+        message: 'note'
+      }),
+      paired: true
+    },
+    {
+      label: 'on a hidden cell’s output',
+      args: (_, h) => ({
+        anchor: { kind: 'output', cellId: h.code, outputIndex: 1 },
+        message: 'note'
+      }),
+      paired: true
+    },
+    {
+      label: 'on hidden markdown text, by path',
+      args: (p, h) => ({
+        notebookPath: p.mixed,
+        anchor: { kind: 'source-range', cellId: h.markdown, text: MARKER },
+        message: 'note'
+      }),
+      paired: true
+    },
+    {
+      label: 'on the hidden notebook’s cell',
+      args: (p, h) => ({
+        notebookPath: nb(p, h),
+        anchor: { kind: 'cell', cellId: SECRET_CELL },
+        message: 'note'
+      }),
+      paired: true
+    }
+  ],
+  jupyter_reply_comment: [
+    {
+      label: 'a thread of the hidden notebook',
+      args: (p, h) => ({
+        notebookPath: nb(p, h),
+        threadId: 'thread-5521',
+        message: 'hi'
+      }),
+      paired: true
+    }
+  ],
+  jupyter_resolve_comment: [
+    {
+      label: 'a thread of the hidden notebook',
+      args: (p, h) => ({
+        notebookPath: nb(p, h),
+        threadId: 'thread-5521',
+        resolutionMessage: 'done'
+      }),
+      paired: true
+    }
+  ],
+  jupyter_reopen_comment: [
+    {
+      label: 'a thread of the hidden notebook',
+      args: (p, h) => ({ notebookPath: nb(p, h), threadId: 'thread-5521' }),
+      paired: true
+    }
+  ],
+  jupyter_focus_comment: [
+    {
+      label: 'a thread of the hidden notebook',
+      args: (p, h) => ({ notebookPath: nb(p, h), threadId: 'thread-5521' }),
+      paired: true
+    }
+  ],
   jupyter_export_notebook: [
     { label: 'the open notebook', args: () => ({}) },
     {
