@@ -9,7 +9,7 @@
  * human's own work left alone. ipykernel (lab, notebook) can interrupt a
  * running cell; Pyodide (lite) cannot, so there the cell runs to completion.
  */
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 
 import { expect, test } from '../fixtures';
 import {
@@ -70,10 +70,12 @@ const SLOW =
  * test can call its `execute` the way the WebMCP runtime does, with a signal
  * the test controls. A native caller whose signal has fired gets an
  * AbortError instead of the result, so only this way can a test read what a
- * call returned after its signal fired late. Must run before `jupyter.open`.
+ * call returned after its signal fired late. Every page of the browser
+ * context does it (Notebook 7 opens a notebook in a new tab); call it before
+ * `jupyter.open`.
  */
-async function keepRegisteredTools(page: Page): Promise<void> {
-  await page.addInitScript(() => {
+async function keepRegisteredTools(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
     const context = document.modelContext;
     if (!context) {
       return;
@@ -375,7 +377,7 @@ test.describe('jupyter_run_cells: abort', () => {
     human,
     agent
   }) => {
-    await keepRegisteredTools(jupyter.page);
+    await keepRegisteredTools(jupyter.context);
     await jupyter.open();
     const path = await addNotebook(jupyter, 'late-abort.ipynb', [
       code('one', "print('one')"),
