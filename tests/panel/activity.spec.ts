@@ -1,0 +1,302 @@
+import { nullTranslator } from '@jupyterlab/translation';
+import { Signal } from '@lumino/signaling';
+
+import {
+  ActivityModel,
+  callDuration,
+  callState,
+  MAX_ACTIVITY_ROWS
+} from '../../src/panel/activity-model';
+import { RUNNING_DELAY_MS } from '../../src/panel/status';
+import {
+  type IRegistrationStatus,
+  type IToolCall,
+  type IWebMcpRegistry
+} from '../../src/tokens';
+import { silenceKnownWarnings } from '../quiet';
+import type * as ActivityView from '../../src/panel/activity';
+
+silenceKnownWarnings();
+
+// Loaded once the console is quieted: @jupyterlab/apputils warns on import.
+const activityView = jest.requireActual<typeof ActivityView>(
+  '../../src/panel/activity'
+);
+
+/**
+ * A registry whose calls the test drives, emitting a fresh copy of a call at
+ * start, at each change and at end, and keeping a bounded history, as the
+ * real one does.
+ */
+class FakeRegistry implements IWebMcpRegistry {
+  constructor(private readonly _historySize = 50) {}
+
+  status: IRegistrationStatus = {
+    available: true,
+    pending: false,
+    registered: ['jupyter_get_cells'],
+    failed: []
+  };
+  readonly statusChanged: Signal<IWebMcpRegistry, IRegistrationStatus> =
+    new Signal(this);
+  readonly callChanged: Signal<IWebMcpRegistry, IToolCall> = new Signal(this);
+  activeCalls: IToolCall[] = [];
+  history: IToolCall[] = [];
+  toolNames = ['jupyter_get_cells'];
+  now = 1_000;
+
+  start(tool: string, notebookPath: string | null = 'a.ipynb'): IToolCall {
+    const call: IToolCall = {
+      id: ++this._ids,
+      tool,
+      args: {},
+      notebookPath,
+      cellIds: [],
+      activity: null,
+      progress: null,
+      startedAt: this.now,
+      finishedAt: null,
+      outcome: null
+    };
+    this.activeCalls = [...this.activeCalls, call];
+    this.callChanged.emit({ ...call });
+    return call;
+  }
+
+  reportCell(call: IToolCall, cellId: string): void {
+    if (!call.cellIds.includes(cellId)) {
+      call.cellIds.push(cellId);
+    }
+    call.activity = {
+      notebookPath: call.notebookPath ?? '',
+      cellId,
+      kind: 'reading'
+    };
+    this.callChanged.emit({ ...call, cellIds: [...call.cellIds] });
+  }
+
+  end(call: IToolCall, outcome: IToolCall['outcome'] = 'ok'): void {
+    call.finishedAt = this.now;
+    call.outcome = outcome;
+    call.activity = null;
+    this.activeCalls = this.activeCalls.filter(c => c.id !== call.id);
+    this.history = [...this.history, { ...call }].slice(-this._historySize);
+    this.callChanged.emit({ ...call, cellIds: [...call.cellIds] });
+  }
+
+  private _ids = 0;
+}
+
+describe('callState and callDuration', () => {
+  const base: IToolCall = {
+    id: 1,
+    tool: 't',
+    args: null,
+    notebookPath: null,
+    cellIds: [],
+    activity: null,
+    progress: null,
+    startedAt: 100,
+    finishedAt: null,
+    outcome: null
+  };
+
+  it('names running, ok, refused by access and other errors', () => {
+    expect(callState(base)).toBe('running');
+    const done = { ...base, finishedAt: 150 };
+    expect(callState({ ...done, outcome: 'ok' })).toBe('ok');
+    expect(callState({ ...done, outcome: 'CELL_ACCESS_DENIED' })).toBe(
+      'refused'
+    );
+    expect(callState({ ...done, outcome: 'NOTEBOOK_ACCESS_DENIED' })).toBe(
+      'refused'
+    );
+    // a hidden cell reads as missing, never as a refusal
+    expect(callState({ ...done, outcome: 'CELL_NOT_FOUND' })).toBe('error');
+  });
+
+  it('measures to the end, or to now while running', () => {
+    expect(callDuration({ ...base, finishedAt: 142 }, 999)).toBe(42);
+    expect(callDuration(base, 130)).toBe(30);
+  });
+});
+
+describe('ActivityModel', () => {
+  let registry: FakeRegistry;
+  let model: ActivityModel;
+  let emitted: number;
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    registry = new FakeRegistry();
+  });
+
+  afterEach(() => {
+    model?.dispose();
+    jest.useRealTimers();
+  });
+
+  const create = (limit?: number) => {
+    model = new ActivityModel({ registry, limit });
+    emitted = 0;
+    model.changed.connect(() => emitted++);
+  };
+
+  it('starts from the history and the running calls, newest first', () => {
+    const a = registry.start('first');
+    registry.end(a);
+    registry.now += 10;
+    const b = registry.start('second');
+    registry.end(b, 'CELL_ACCESS_DENIED');
+    registry.now += 10;
+    registry.start('third');
+    create();
+    expect(model.rows.map(r => r.tool)).toEqual(['third', 'second', 'first']);
+    expect(model.rows.map(callState)).toEqual(['running', 'refused', 'ok']);
+    expect(model.availability).toBe('available');
+  });
+
+  it('shows a quick call once, when it ends, never while it runs', () => {
+    create();
+    const call = registry.start('jupyter_get_cells');
+    registry.reportCell(call, 'c1');
+    jest.advanceTimersByTime(RUNNING_DELAY_MS - 1);
+    expect(emitted).toBe(0);
+    registry.now += 5;
+    registry.end(call);
+    expect(emitted).toBe(0);
+    jest.advanceTimersByTime(0);
+    expect(emitted).toBe(1);
+    expect(model.rows).toHaveLength(1);
+    expect(model.rows[0]).toMatchObject({
+      tool: 'jupyter_get_cells',
+      cellIds: ['c1'],
+      outcome: 'ok',
+      finishedAt: 1_005
+    });
+    jest.runOnlyPendingTimers();
+    expect(emitted).toBe(1);
+  });
+
+  it('shows a long call as running with its current cell, live', () => {
+    create();
+    const call = registry.start('jupyter_run_cells');
+    jest.advanceTimersByTime(RUNNING_DELAY_MS);
+    expect(emitted).toBe(1);
+    expect(model.rows.map(callState)).toEqual(['running']);
+    // once shown, each report shows at once
+    registry.reportCell(call, 'c2');
+    jest.advanceTimersByTime(0);
+    expect(emitted).toBe(2);
+    expect(model.rows[0].activity).toMatchObject({ cellId: 'c2' });
+    registry.end(call, 'KERNEL_ERROR' as IToolCall['outcome']);
+    jest.advanceTimersByTime(0);
+    expect(emitted).toBe(3);
+    expect(model.rows).toHaveLength(1);
+    expect(callState(model.rows[0])).toBe('error');
+    expect(model.rows[0].activity).toBeNull();
+  });
+
+  it('keeps its own copies: a later change to a call object shows nothing', () => {
+    create();
+    const call = registry.start('t');
+    registry.end(call);
+    jest.runOnlyPendingTimers();
+    call.cellIds.push('later');
+    expect(model.rows[0].cellIds).toEqual([]);
+  });
+
+  it('is bounded: the newest rows stay', () => {
+    create(3);
+    for (let i = 0; i < 5; i++) {
+      registry.now += 1;
+      registry.end(registry.start(`t${i}`));
+    }
+    jest.runOnlyPendingTimers();
+    expect(model.rows.map(r => r.tool)).toEqual(['t4', 't3', 't2']);
+    expect(MAX_ACTIVITY_ROWS).toBeGreaterThan(0);
+  });
+
+  it('follows WebMCP availability, and works with no registry at all', () => {
+    create();
+    registry.status = { ...registry.status, available: false, pending: true };
+    registry.statusChanged.emit(registry.status);
+    jest.advanceTimersByTime(0);
+    expect(emitted).toBe(1);
+    expect(model.availability).toBe('looking');
+    registry.status = { ...registry.status, pending: false };
+    expect(model.availability).toBe('unavailable');
+
+    const alone = new ActivityModel({ registry: null });
+    expect(alone.availability).toBe('unavailable');
+    expect(alone.rows).toEqual([]);
+    alone.dispose();
+  });
+
+  it('stops listening and clears its timer when disposed', () => {
+    create();
+    registry.start('t');
+    expect(jest.getTimerCount()).toBe(1);
+    model.dispose();
+    expect(model.isDisposed).toBe(true);
+    expect(jest.getTimerCount()).toBe(0);
+    registry.end(registry.start('u'));
+    expect(jest.getTimerCount()).toBe(0);
+    expect(model.rows).toEqual([]);
+    // a second dispose is harmless
+    model.dispose();
+  });
+});
+
+describe('the Activity texts', () => {
+  const trans = nullTranslator.load('jupyterlite-webmcp');
+  const call: IToolCall = {
+    id: 1,
+    tool: 'jupyter_update_cell',
+    args: null,
+    notebookPath: 'a.ipynb',
+    cellIds: ['c1'],
+    activity: null,
+    progress: null,
+    startedAt: 0,
+    finishedAt: 12,
+    outcome: 'CELL_ACCESS_DENIED'
+  };
+
+  it('says what happened in words', () => {
+    expect(activityView.outcomeText(call, trans)).toBe(
+      'refused by access (CELL_ACCESS_DENIED)'
+    );
+    expect(
+      activityView.outcomeText({ ...call, outcome: 'CELL_NOT_FOUND' }, trans)
+    ).toBe('error: CELL_NOT_FOUND');
+    expect(activityView.outcomeText({ ...call, outcome: 'ok' }, trans)).toBe(
+      'ok'
+    );
+    expect(
+      activityView.outcomeText(
+        { ...call, finishedAt: null, outcome: null },
+        trans
+      )
+    ).toBe('running');
+  });
+
+  it('says what a running call does now', () => {
+    expect(
+      activityView.runningText(
+        {
+          ...call,
+          activity: { notebookPath: 'a.ipynb', cellId: 'c9', kind: 'running' },
+          progress: { message: 'Running cells', done: 2, total: 5 }
+        },
+        trans
+      )
+    ).toBe('running cell c9 — Running cells (2 of 5)');
+  });
+
+  it('writes durations for people', () => {
+    expect(activityView.formatDuration(12.4, trans)).toBe('12 ms');
+    expect(activityView.formatDuration(1430, trans)).toBe('1.4 s');
+    expect(activityView.formatDuration(125_000, trans)).toBe('2 min 5 s');
+  });
+});
