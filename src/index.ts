@@ -2,7 +2,7 @@ import { type JupyterFrontEndPlugin } from '@jupyterlab/application';
 
 import { accessPlugin } from './access/plugin';
 import { provenancePlugin } from './access/provenance-plugin';
-import { statusPlugin } from './panel/plugin';
+import { agentPanelPlugin, statusPlugin } from './panel/plugin';
 import { reviewStorePlugin } from './review/plugin';
 import { outputSelectionPlugin } from './selection/plugin';
 import webmcpPlugin from './webmcp/plugin';
@@ -13,7 +13,8 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   provenancePlugin,
   outputSelectionPlugin,
   accessPlugin,
-  reviewStorePlugin
+  reviewStorePlugin,
+  agentPanelPlugin
 ];
 
 export default plugins;

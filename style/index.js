@@ -4,7 +4,8 @@
 // style-loader or css-loader runtime.
 import base from './base.raw.css';
 import access from './access.raw.css';
+import panel from './panel.raw.css';
 
 const style = document.createElement('style');
-style.textContent = base + access;
+style.textContent = base + access + panel;
 document.head.appendChild(style);

@@ -1,0 +1,307 @@
+/**
+ * The model of the Agent panel's Access tab: the current notebook, its own
+ * access, and its cells' access, following the notebook tracker, the
+ * notebook's active cell and selection, and every access change the access
+ * service reports. Every write goes through `IAgentAccess`.
+ *
+ * A notebook may have thousands of cells: the tab shows a window of at most
+ * `limit` rows, centred on the active cell (so the row of the cell the
+ * person is on is always there), and says which part it shows.
+ */
+import type { ISharedCell } from '@jupyter/ydoc';
+import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
+import { type IDisposable } from '@lumino/disposable';
+import { type ISignal, Signal } from '@lumino/signaling';
+
+import { type AgentAccess, type IAccessReading } from '../access/model';
+import { type IAgentAccess } from '../tokens';
+
+/** How many cell rows the Access tab renders at most. */
+export const MAX_ACCESS_ROWS = 200;
+
+/** How many characters of a cell's first line a row shows. */
+export const PREVIEW_CHARS = 80;
+
+/** How long the tab waits after an edit before it updates its previews. */
+export const SOURCE_SETTLE_MS = 300;
+
+/** One row of the Access tab: a cell and its access. */
+export interface IAccessRow {
+  /** The cell's index in the notebook (0-based). */
+  index: number;
+  id: string;
+  /** The first non-blank line of its source, shortened. */
+  preview: string;
+  reading: IAccessReading;
+  /** Whether it is the notebook's active cell. */
+  active: boolean;
+  /** Whether it is selected (the active cell included). */
+  selected: boolean;
+}
+
+/** The first non-blank line of a source, at most `max` characters. */
+export function previewOf(source: string, max = PREVIEW_CHARS): string {
+  const line = source.split('\n').find(text => text.trim() !== '') ?? '';
+  const trimmed = line.trim();
+  return trimmed.length > max ? `${trimmed.slice(0, max - 1)}…` : trimmed;
+}
+
+/**
+ * The rows to show of `count` cells: all when they fit in `limit`, else
+ * `limit` rows around `active` (the first ones when there is none).
+ */
+export function rowWindow(
+  count: number,
+  active: number,
+  limit: number
+): { start: number; end: number } {
+  if (count <= limit) {
+    return { start: 0, end: count };
+  }
+  const centre = active < 0 ? 0 : active;
+  const start = Math.min(
+    Math.max(0, centre - Math.floor(limit / 2)),
+    count - limit
+  );
+  return { start, end: start + limit };
+}
+
+export class AccessTabModel implements IDisposable {
+  constructor(options: AccessTabModel.IOptions) {
+    this._tracker = options.tracker;
+    this._access = options.access;
+    this._limit = Math.max(1, options.limit ?? MAX_ACCESS_ROWS);
+    this._tracker.currentChanged.connect(this._onCurrent, this);
+    this._access.changed.connect(this._onAccess, this);
+    this._bind(this._tracker.currentWidget);
+  }
+
+  /** Emitted (after the current task) when anything shown changed. */
+  get changed(): ISignal<this, void> {
+    return this._changed;
+  }
+
+  /** The notebook the tab shows: the tracker's current one. */
+  get panel(): NotebookPanel | null {
+    return this._panel;
+  }
+
+  /** Its workspace path. */
+  get path(): string | null {
+    return this._panel?.context.localPath ?? null;
+  }
+
+  /** The notebook's own access; null until read. */
+  get notebookAccess(): IAccessReading | null {
+    return this._notebookAccess;
+  }
+
+  /** How many cells the notebook has. */
+  get cellCount(): number {
+    return this._panel?.content.widgets.length ?? 0;
+  }
+
+  /** The window of rows shown. */
+  get window(): { start: number; end: number } {
+    const notebook = this._panel?.content;
+    return rowWindow(
+      this.cellCount,
+      notebook ? notebook.activeCellIndex : -1,
+      this._limit
+    );
+  }
+
+  /** The rows of the window, computed now. */
+  rows(): IAccessRow[] {
+    const notebook = this._panel?.content;
+    if (!notebook) {
+      return [];
+    }
+    const { start, end } = this.window;
+    const rows: IAccessRow[] = [];
+    for (let index = start; index < end; index++) {
+      const widget = notebook.widgets[index];
+      const shared = widget.model.sharedModel;
+      rows.push({
+        index,
+        id: shared.getId(),
+        preview: previewOf(shared.getSource()),
+        reading: this._access.cellAccess(shared),
+        active: index === notebook.activeCellIndex,
+        selected: notebook.isSelectedOrActive(widget)
+      });
+    }
+    return rows;
+  }
+
+  /** Gives the cell at `index` an access. */
+  setCellAccess(index: number, access: AgentAccess): void {
+    const shared = this._panel?.content.model?.sharedModel;
+    const cell = shared?.cells[index];
+    if (shared && cell) {
+      this._access.setCellsAccess(shared, [cell as ISharedCell], access);
+    }
+  }
+
+  /** Gives every cell of the notebook an access, as one undo step. */
+  setAllCellsAccess(access: AgentAccess): number {
+    const shared = this._panel?.content.model?.sharedModel;
+    if (!shared) {
+      return 0;
+    }
+    return this._access.setCellsAccess(shared, shared.cells, access).changed;
+  }
+
+  /** Gives the notebook an access. */
+  async setNotebookAccess(access: AgentAccess): Promise<void> {
+    const path = this.path;
+    if (path !== null) {
+      await this._access.setNotebookAccess(path, access);
+    }
+  }
+
+  get isDisposed(): boolean {
+    return this._isDisposed;
+  }
+
+  dispose(): void {
+    if (this._isDisposed) {
+      return;
+    }
+    this._isDisposed = true;
+    this._bind(null);
+    this._tracker.currentChanged.disconnect(this._onCurrent, this);
+    this._access.changed.disconnect(this._onAccess, this);
+    this._cancel();
+    Signal.clearData(this);
+  }
+
+  private _onCurrent(): void {
+    this._bind(this._tracker.currentWidget);
+  }
+
+  private _onAccess(_: IAgentAccess, change: IAgentAccess.IChange): void {
+    const panel = this._panel;
+    if (!panel || this._access.findPanel(change.path) !== panel) {
+      return;
+    }
+    if (change.scope === 'notebook') {
+      void this._readNotebookAccess();
+    } else {
+      this._schedule(0);
+    }
+  }
+
+  /** Follows another notebook (or none). */
+  private _bind(panel: NotebookPanel | null): void {
+    if (panel === this._panel) {
+      return;
+    }
+    const old = this._panel;
+    if (old) {
+      old.content.activeCellChanged.disconnect(this._onNow, this);
+      old.content.selectionChanged.disconnect(this._onNow, this);
+      old.content.model?.cells.changed.disconnect(this._onNow, this);
+      old.content.model?.contentChanged.disconnect(this._onSource, this);
+      old.disposed.disconnect(this._onPanelDisposed, this);
+      old.context.pathChanged.disconnect(this._onPath, this);
+    }
+    this._panel = panel;
+    this._notebookAccess = null;
+    if (panel) {
+      panel.content.activeCellChanged.connect(this._onNow, this);
+      panel.content.selectionChanged.connect(this._onNow, this);
+      panel.disposed.connect(this._onPanelDisposed, this);
+      panel.context.pathChanged.connect(this._onPath, this);
+      // the model arrives with the context
+      void panel.context.ready.then(() => {
+        if (this._panel !== panel || this._isDisposed) {
+          return;
+        }
+        panel.content.model?.cells.changed.connect(this._onNow, this);
+        panel.content.model?.contentChanged.connect(this._onSource, this);
+        this._schedule(0);
+      });
+      void this._readNotebookAccess();
+    }
+    this._schedule(0);
+  }
+
+  private _onNow(): void {
+    this._schedule(0);
+  }
+
+  private _onSource(): void {
+    this._schedule(SOURCE_SETTLE_MS);
+  }
+
+  private _onPath(): void {
+    void this._readNotebookAccess();
+  }
+
+  private _onPanelDisposed(): void {
+    this._bind(this._tracker.currentWidget);
+  }
+
+  private async _readNotebookAccess(): Promise<void> {
+    const path = this.path;
+    const request = ++this._request;
+    if (path === null) {
+      return;
+    }
+    let reading: IAccessReading | null = null;
+    try {
+      reading = await this._access.notebookAccess(path);
+    } catch {
+      // unreadable (e.g. not saved yet): shown as unknown
+      reading = null;
+    }
+    if (request !== this._request || this._isDisposed) {
+      return;
+    }
+    this._notebookAccess = reading;
+    this._schedule(0);
+  }
+
+  private _schedule(delay: number): void {
+    if (this._isDisposed) {
+      return;
+    }
+    if (this._timer !== null && delay >= this._timerDelay) {
+      return;
+    }
+    this._cancel();
+    this._timerDelay = delay;
+    this._timer = setTimeout(() => {
+      this._timer = null;
+      this._changed.emit();
+    }, delay);
+  }
+
+  private _cancel(): void {
+    if (this._timer !== null) {
+      clearTimeout(this._timer);
+      this._timer = null;
+    }
+  }
+
+  private readonly _tracker: INotebookTracker;
+  private readonly _access: IAgentAccess;
+  private readonly _limit: number;
+  private _panel: NotebookPanel | null = null;
+  private _notebookAccess: IAccessReading | null = null;
+  private _request = 0;
+  private _timer: ReturnType<typeof setTimeout> | null = null;
+  private _timerDelay = 0;
+  private _isDisposed = false;
+  private readonly _changed = new Signal<this, void>(this);
+}
+
+export namespace AccessTabModel {
+  export interface IOptions {
+    tracker: INotebookTracker;
+    access: IAgentAccess;
+    /** How many rows to show at most (default MAX_ACCESS_ROWS). */
+    limit?: number;
+  }
+}
