@@ -256,7 +256,9 @@ function ruleText(
     case 'maxItems':
       return `must have at most ${String(params.limit)} items`;
     case 'minItems':
-      return `must have at least ${String(params.limit)} items`;
+      return params.limit === 1
+        ? 'must not be empty'
+        : `must have at least ${String(params.limit)} items`;
     case 'minLength':
       return params.limit === 1
         ? 'must not be empty'

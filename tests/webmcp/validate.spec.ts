@@ -143,6 +143,12 @@ describe('InputValidator.validate', () => {
       { field: 'cellIds', rule: 'maxItems' }
     );
     expectInvalid(
+      'jupyter_run_cells',
+      { cellIds: [] },
+      'Invalid argument "cellIds": must not be empty.',
+      { field: 'cellIds', rule: 'minItems' }
+    );
+    expectInvalid(
       'jupyter_list_workspace',
       { path: 5 },
       'Invalid argument "path": must be string or null.',
