@@ -115,14 +115,12 @@ export class NotebookVisibilityCache {
     let verdict: IVerdict | null;
     let visible = false;
     try {
-      const model = await this._source.contents.get(entry.path, {
-        content: true,
-        type: 'notebook'
-      });
-      const metadata = (model.content as { metadata?: Record<string, unknown> })
-        ?.metadata;
-      visible =
-        readNotebookAccess(metadata?.[ACCESS_METADATA_KEY]).access !== 'none';
+      const { model, metadata } = await this._readMetadata(entry.path);
+      const stored =
+        typeof metadata === 'object' && metadata !== null
+          ? (metadata as Record<string, unknown>)[ACCESS_METADATA_KEY]
+          : undefined;
+      visible = readNotebookAccess(stored).access !== 'none';
       // Remembered for the version read, which may be newer than the listed.
       const read = versionOf(
         model.last_modified,
@@ -144,6 +142,36 @@ export class NotebookVisibilityCache {
       this._cache.delete(entry.path);
     }
     return visible;
+  }
+
+  /**
+   * A notebook file's metadata. Read as text first: a Jupyter server then
+   * sends the file as it is, without validating it against the notebook
+   * schema and checking its trust signature, which for a 5,000-cell notebook
+   * costs it far more than the transfer. A drive that does not answer a
+   * notebook as JSON text is asked for it as a notebook.
+   */
+  private async _readMetadata(
+    path: string
+  ): Promise<{ model: Contents.IModel; metadata: unknown }> {
+    const contents = this._source.contents;
+    try {
+      const model = await contents.get(path, {
+        content: true,
+        type: 'file',
+        format: 'text'
+      });
+      const notebook = notebookJson(model.content);
+      if (notebook) {
+        return { model, metadata: notebook.metadata };
+      }
+    } catch (error) {
+      if (contentsFailure(error) !== 'refused') {
+        throw error;
+      }
+    }
+    const model = await contents.get(path, { content: true, type: 'notebook' });
+    return { model, metadata: notebookJson(model.content)?.metadata };
   }
 
   private _acquire(): Promise<void> {
@@ -168,4 +196,19 @@ export class NotebookVisibilityCache {
   private readonly _waiting: (() => void)[] = [];
   private readonly _cache = new Map<string, IVerdict>();
   private readonly _inFlight = new Map<string, Promise<boolean>>();
+}
+
+/** Notebook JSON, given as an object or as its text; null when it is neither. */
+function notebookJson(content: unknown): { metadata?: unknown } | null {
+  let value = content;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as { metadata?: unknown })
+    : null;
 }

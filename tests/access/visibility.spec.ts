@@ -256,3 +256,38 @@ describe('NotebookVisibilityCache, first listing', () => {
     expect(reads).toEqual(['a.ipynb', 'a.ipynb']);
   });
 });
+
+describe('NotebookVisibilityCache, how a file is read', () => {
+  it('reads the file as text (no server-side validation), and as a notebook only when that is not JSON', async () => {
+    const asked: { path: string; type?: string; format?: string }[] = [];
+    const text: Record<string, string> = {
+      'hidden.ipynb': JSON.stringify(notebookFile('none')),
+      'shown.ipynb': JSON.stringify(notebookFile()),
+      'odd.ipynb': 'not json'
+    };
+    const cache = new NotebookVisibilityCache({
+      contents: {
+        get: async (
+          path: string,
+          options: { type?: string; format?: string }
+        ) => {
+          asked.push({ path, type: options.type, format: options.format });
+          return options.type === 'file'
+            ? { content: text[path], last_modified: 't1' }
+            : { content: notebookFile('none'), last_modified: 't1' };
+        }
+      } as unknown as Contents.IManager,
+      liveMetadata: () => null
+    });
+    const visible = (path: string) => cache.isVisible({ path, modified: 't1' });
+    expect(await visible('hidden.ipynb')).toBe(false);
+    expect(await visible('shown.ipynb')).toBe(true);
+    expect(await visible('odd.ipynb')).toBe(false);
+    expect(asked).toEqual([
+      { path: 'hidden.ipynb', type: 'file', format: 'text' },
+      { path: 'shown.ipynb', type: 'file', format: 'text' },
+      { path: 'odd.ipynb', type: 'file', format: 'text' },
+      { path: 'odd.ipynb', type: 'notebook', format: undefined }
+    ]);
+  });
+});
