@@ -76,8 +76,10 @@ function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
   const reviewing = { env, resolver, review };
   return {
     jupyter_get_context: async () => getContext(env, resolver),
-    jupyter_list_workspace: async args =>
-      listWorkspace(resolver, args as IListWorkspaceArgs, isNotebookVisible),
+    jupyter_list_workspace: async (args, context) =>
+      listWorkspace(resolver, args as IListWorkspaceArgs, isNotebookVisible, {
+        onProgress: progress => context.reportProgress(progress)
+      }),
     jupyter_open_notebook: async args =>
       openNotebook(env, resolver, args as unknown as IOpenArgs),
     jupyter_create_notebook: async args =>
