@@ -1,0 +1,248 @@
+/**
+ * The Agent panel as a person uses it: opened from the command palette by
+ * keyboard, access changed in its Access tab with clicks and keys, and the
+ * agent's calls (made through native WebMCP) watched in its Activity tab.
+ */
+import type { Locator, Page } from '@playwright/test';
+
+import { expect, test } from '../fixtures';
+import type { JupyterApp } from '../jupyter';
+
+// any console error (beyond the apps' own known noise) fails a test
+test.use({ failOnConsoleErrors: true });
+
+const KEY = 'jupyterlite_webmcp';
+
+interface ICells {
+  cells: { id: string; sourceHash: string }[];
+  hiddenCellCount: number;
+}
+
+/** Opens the Agent panel the way a keyboard user does: the palette. */
+async function openPanel(jupyter: JupyterApp): Promise<Locator> {
+  const page = jupyter.page;
+  // command mode on the first cell, so the palette shortcut reaches the app
+  await (
+    await jupyter.cell(0)
+  )
+    .locator('.jp-InputPrompt')
+    .first()
+    .click({ position: { x: 20, y: 6 } });
+  // the notebook may take the focus back from a palette that just opened
+  // (its activation is asynchronous): open it again until it stays
+  const input = page.locator('.lm-CommandPalette-input:visible');
+  const item = page
+    .locator('.lm-CommandPalette-item:visible')
+    .filter({ hasText: /^Open Agent Panel/ });
+  await expect(async () => {
+    if (!(await input.isVisible())) {
+      await page.keyboard.press('Control+Shift+C');
+    }
+    await expect(input).toBeFocused({ timeout: 1000 });
+    await input.fill('Open Agent Panel');
+    await expect(item.first()).toBeVisible({ timeout: 1000 });
+    await expect(input).toBeFocused({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  const panel = page.locator('#jp-agent-panel');
+  await expect(panel).toBeVisible();
+  await expect(panel.getByRole('heading', { name: 'Agent' })).toBeVisible();
+  return panel;
+}
+
+/** The select of a cell's access in the Access tab (1-based, as shown). */
+function cellSelect(panel: Locator, number: number): Locator {
+  return panel.getByRole('combobox', {
+    name: `Agent access of cell ${number}`,
+    exact: true
+  });
+}
+
+/** The Access tab's row button of a cell (1-based). */
+function cellRow(panel: Locator, number: number): Locator {
+  return panel.getByRole('button', {
+    name: new RegExp(`^Select cell ${number}:`)
+  });
+}
+
+/** The Activity tab's rows. */
+function activityRows(panel: Locator): Locator {
+  return panel
+    .getByRole('list', { name: 'Agent tool calls, newest first' })
+    .getByRole('listitem');
+}
+
+async function cellMetadata(page: Page, index: number): Promise<unknown> {
+  return page.evaluate(
+    ([k, i]) =>
+      window.uiTests
+        .findNotebook(null)
+        ?.content.model?.sharedModel.cells[i].getMetadata(k) ?? null,
+    [KEY, index] as const
+  );
+}
+
+test.describe('the Agent panel', () => {
+  test('opens from the palette; cell access set there binds the agent', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await jupyter.open();
+    const path = await jupyter.addFixture('simple.ipynb');
+    await human.openNotebook(path, { kernel: false });
+    const page = jupyter.page;
+    const panel = await openPanel(jupyter);
+
+    // the Access tab lists the three cells, all read and write
+    await expect(cellSelect(panel, 3)).toHaveValue('write');
+    await expect(cellRow(panel, 2)).toContainText('x = 6 * 7');
+    const read = await agent.call<ICells>('jupyter_get_cells', {
+      cellIds: ['set-x']
+    });
+    const hash = read.structured!.cells[0].sourceHash;
+
+    // a click on the row, Tab to its access control, one arrow down: read
+    await cellRow(panel, 2).click();
+    await page.keyboard.press('Tab');
+    await expect(cellSelect(panel, 2)).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(cellSelect(panel, 2)).toHaveValue('read');
+    await expect
+      .poll(() => cellMetadata(page, 1))
+      .toEqual({ version: 1, access: 'read' });
+    await expect(
+      (await jupyter.cell(1)).getByRole('img', { name: 'Read-only for agent' })
+    ).toBeVisible();
+    const denied = await agent.call('jupyter_update_cell', {
+      cellId: 'set-x',
+      source: 'x = 0',
+      expectedSourceHash: hash
+    });
+    expect(denied.structured).toMatchObject({
+      error: 'CELL_ACCESS_DENIED',
+      cellId: 'set-x',
+      access: 'read'
+    });
+    expect((await human.cellSources())[1]).toBe('x = 6 * 7\nx');
+
+    // hidden: to the agent the cell does not exist
+    await cellSelect(panel, 2).selectOption({ label: 'hidden' });
+    await expect
+      .poll(() => cellMetadata(page, 1))
+      .toEqual({ version: 1, access: 'none' });
+    const hidden = await agent.call('jupyter_get_cells', {
+      cellIds: ['set-x']
+    });
+    expect(hidden.structured).toMatchObject({ error: 'CELL_NOT_FOUND' });
+
+    // a change made elsewhere (the cell's context menu) shows in the tab
+    await human.setCellMetadata(2, KEY, { version: 1, access: 'read' });
+    await expect(cellSelect(panel, 3)).toHaveValue('read');
+
+    // back to read and write: the key is gone
+    await cellSelect(panel, 2).selectOption({ label: 'read and write' });
+    await expect.poll(() => cellMetadata(page, 1)).toBeNull();
+    const back = await agent.call<ICells>('jupyter_get_cells', {
+      cellIds: ['set-x']
+    });
+    expect(back.structured!.cells[0].id).toBe('set-x');
+  });
+
+  test('notebook access and "apply to all cells" from the Access tab', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await jupyter.open();
+    const path = await jupyter.addFixture('simple.ipynb');
+    await human.openNotebook(path, { kernel: false });
+    const panel = await openPanel(jupyter);
+
+    const notebookSelect = panel.getByRole('combobox', {
+      name: `Agent access to ${path}`
+    });
+    await expect(notebookSelect).toHaveValue('write');
+    await notebookSelect.selectOption({ label: 'read-only' });
+    await expect(notebookSelect).toHaveValue('read');
+    const insert = await agent.call('jupyter_insert_cell', { source: 'y = 1' });
+    expect(insert.structured).toMatchObject({
+      error: 'NOTEBOOK_ACCESS_DENIED',
+      path,
+      access: 'read'
+    });
+    expect(await human.cellIds()).toHaveLength(3);
+    // the notebook toolbar item follows
+    await expect(
+      jupyter.page
+        .locator('.jp-NotebookPanel:visible .jp-Toolbar')
+        .getByRole('button', { name: 'Agent: read-only', exact: true })
+    ).toBeVisible();
+    await notebookSelect.selectOption({ label: 'read and write' });
+    await expect(notebookSelect).toHaveValue('write');
+
+    // every cell hidden at once, with the keyboard-reachable button
+    await panel
+      .getByRole('combobox', { name: 'All cells:' })
+      .selectOption({ label: 'hidden' });
+    await panel.getByRole('button', { name: 'Apply to all cells' }).click();
+    for (const number of [1, 2, 3]) {
+      await expect(cellSelect(panel, number)).toHaveValue('none');
+    }
+    const range = await agent.call<ICells>('jupyter_get_cells', {});
+    expect(range.structured!.cells).toEqual([]);
+    expect(range.structured!.hiddenCellCount).toBe(3);
+  });
+
+  test('Activity shows each call, refusals as refused; a cell link selects the cell', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await jupyter.open();
+    const path = await jupyter.addFixture('simple.ipynb');
+    await human.openNotebook(path, { kernel: false });
+    const panel = await openPanel(jupyter);
+    const rows = activityRows(panel);
+
+    const read = await agent.call<ICells>('jupyter_get_cells', {
+      cellIds: ['greet', 'set-x']
+    });
+    const hash = read.structured!.cells[1].sourceHash;
+    const first = rows.filter({ hasText: 'jupyter_get_cells' }).first();
+    await expect(first).toBeVisible();
+    await expect(first).toContainText('ok');
+    await expect(
+      first.getByRole('button', { name: `Go to cell greet in ${path}` })
+    ).toBeVisible();
+
+    // a refused call shows as refused, newest first
+    await cellSelect(panel, 2).selectOption({ label: 'read-only' });
+    await expect.poll(() => cellMetadata(jupyter.page, 1)).not.toBeNull();
+    const denied = await agent.call('jupyter_delete_cell', {
+      cellId: 'set-x',
+      expectedSourceHash: hash
+    });
+    expect(denied.structured).toMatchObject({ error: 'CELL_ACCESS_DENIED' });
+    await expect(rows.first()).toContainText('jupyter_delete_cell');
+    await expect(rows.first()).toContainText(
+      'refused by access (CELL_ACCESS_DENIED)'
+    );
+
+    // the notebook's active cell is the first; the link selects "greet"
+    await cellRow(panel, 1).click();
+    await expect
+      .poll(async () => (await jupyter.notebookView()).activeCellIndex)
+      .toBe(0);
+    await expect(cellRow(panel, 1)).toHaveAttribute('aria-current', 'true');
+    await first
+      .getByRole('button', { name: `Go to cell greet in ${path}` })
+      .click();
+    await expect
+      .poll(async () => (await jupyter.notebookView()).activeCellIndex)
+      .toBe(2);
+    // and the Access tab highlights that cell's row
+    await expect(cellRow(panel, 3)).toHaveAttribute('aria-current', 'true');
+    await expect(cellRow(panel, 1)).not.toHaveAttribute('aria-current');
+  });
+});
