@@ -28,7 +28,13 @@ describe('notebookFileName', () => {
   });
 
   it('refuses a name over 256 bytes of UTF-8 with its length', () => {
-    expect(notebookFileName('a'.repeat(256))).toBe(`${'a'.repeat(256)}.ipynb`);
+    // the longest name a file system takes: 255 bytes with .ipynb
+    expect(notebookFileName('a'.repeat(249))).toBe(`${'a'.repeat(249)}.ipynb`);
+    // within the name bound, but its file name is not (the path rules)
+    expect(failure(() => notebookFileName('a'.repeat(256)))).toMatchObject({
+      error: 'INVALID_PATH',
+      bytes: 262
+    });
     expect(failure(() => notebookFileName('a'.repeat(257)))).toMatchObject({
       error: 'INVALID_ARGUMENT',
       bytes: 257
