@@ -125,4 +125,76 @@ test.describe('jupyter_list_workspace', () => {
       expect(bad.structured).toMatchObject({ error: 'INVALID_PATH' });
     }
   });
+
+  test('reads each notebook once, even for calls at once, and leaves out one it cannot read', async ({
+    jupyter,
+    agent
+  }) => {
+    test.skip(
+      jupyter.kind === 'lite',
+      'JupyterLite reads its files in the browser: no request to count or fail'
+    );
+    // every download of a notebook with its content, by file
+    const downloads = new Map<string, number>();
+    jupyter.page.on('request', request => {
+      const url = new URL(request.url());
+      const match = /\/api\/contents\/(.+\.ipynb)$/.exec(url.pathname);
+      if (
+        request.method() === 'GET' &&
+        match &&
+        url.searchParams.get('content') !== '0'
+      ) {
+        const file = decodeURIComponent(match[1]);
+        downloads.set(file, (downloads.get(file) ?? 0) + 1);
+      }
+    });
+    // the server breaks down on one notebook's file
+    const broken = jupyter.path('alpha/one.ipynb');
+    const route = (url: URL) =>
+      url.pathname.endsWith(`/api/contents/${broken}`) &&
+      url.searchParams.get('content') !== '0';
+    await jupyter.page.route(route, request =>
+      request.fulfill({ status: 500, body: '{"message": "broken"}' })
+    );
+    const list = () =>
+      agent.call<IListing>('jupyter_list_workspace', {
+        path: jupyter.dir,
+        recursive: true
+      });
+    const [first, second] = await Promise.all([list(), list()]);
+    const paths = (listing: IListing) =>
+      listing.entries.map(entry => entry.path);
+    const expected = [
+      'alpha',
+      'zeta',
+      'a-notes.txt',
+      'b-notebook.ipynb',
+      'alpha/deep',
+      'zeta/inner.txt',
+      'alpha/deep/two.ipynb'
+    ].map(name => jupyter.path(name));
+    // a notebook it could not read is left out, like a hidden one
+    expect(paths(first.structured!)).toEqual(expected);
+    expect(paths(second.structured!)).toEqual(expected);
+    expect(first.structured).toMatchObject({
+      truncated: false,
+      omittedCount: 0
+    });
+    // two calls at once: one download per notebook read
+    expect(Object.fromEntries(downloads)).toEqual({
+      [jupyter.path('b-notebook.ipynb')]: 1,
+      [jupyter.path('alpha/deep/two.ipynb')]: 1,
+      [broken]: 1
+    });
+    // judged notebooks are not read again; the failed one is, and once the
+    // server answers it is listed
+    await jupyter.page.unroute(route);
+    const third = await list();
+    expect(paths(third.structured!)).toContain(broken);
+    expect(Object.fromEntries(downloads)).toEqual({
+      [jupyter.path('b-notebook.ipynb')]: 1,
+      [jupyter.path('alpha/deep/two.ipynb')]: 1,
+      [broken]: 2
+    });
+  });
 });
