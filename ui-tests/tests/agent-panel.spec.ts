@@ -246,3 +246,63 @@ test.describe('the Agent panel', () => {
     await expect(cellRow(panel, 1)).not.toHaveAttribute('aria-current');
   });
 });
+
+test.describe('the Agent panel, where the app puts sidebars', () => {
+  test('in its sidebar (Notebook 7: View › Right Sidebar), claiming no agent', async ({
+    jupyter,
+    human
+  }) => {
+    await jupyter.open();
+    const path = await jupyter.addFixture('simple.ipynb');
+    await human.openNotebook(path, { kernel: false });
+    const page = jupyter.page;
+    const panel = page.locator('#jp-agent-panel');
+    await expect(panel).toBeHidden();
+    if (jupyter.ui === 'notebook') {
+      // the View menu is taller than the page: its last items, the
+      // sidebars, are reached with the keyboard (up wraps to the end)
+      await page.getByRole('menuitem', { name: 'View' }).click();
+      const active = page.locator('.lm-Menu .lm-Menu-item.lm-mod-active');
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
+      await expect(active.locator('.lm-Menu-itemLabel')).toHaveText(
+        'Right Sidebar'
+      );
+      await page.keyboard.press('ArrowRight');
+      await page
+        .getByRole('menuitem', { name: 'Show Agent: activity and access' })
+        .click();
+    } else {
+      const tab = page.getByRole('tab', { name: 'Agent', exact: true });
+      await expect(tab).toHaveAttribute('title', 'Agent: activity and access');
+      await tab.click();
+    }
+    await expect(panel).toBeVisible();
+    await expect(panel).toHaveClass(/\bjp-AgentPanel\b/);
+    // both tabs are there, Access above Activity
+    const titles = panel.locator('.lm-AccordionPanel-title');
+    await expect(titles).toHaveText([/Access/, /Activity/]);
+    // no call yet: the Activity tab says so, and never that one is connected
+    await expect(panel).toContainText('No agent tool call has been seen yet.');
+    await expect(panel).not.toContainText(/connected/i);
+  });
+
+  test('without WebMCP the panel works, and Activity says so @no-webmcp', async ({
+    jupyter,
+    human
+  }) => {
+    await jupyter.open();
+    const path = await jupyter.addFixture('simple.ipynb');
+    await human.openNotebook(path, { kernel: false });
+    const panel = await openPanel(jupyter);
+    // the registry looks for a while (a polyfill may come late), then stops
+    await expect(panel).toContainText('WebMCP is unavailable in this browser', {
+      timeout: 30_000
+    });
+    await expect(panel).not.toContainText('No agent tool call has been seen');
+    await cellSelect(panel, 1).selectOption({ label: 'read-only' });
+    await expect
+      .poll(() => cellMetadata(jupyter.page, 0))
+      .toEqual({ version: 1, access: 'read' });
+  });
+});
