@@ -1,5 +1,6 @@
 import { nullTranslator } from '@jupyterlab/translation';
 import { Signal } from '@lumino/signaling';
+import { Widget } from '@lumino/widgets';
 
 import {
   ActivityModel,
@@ -298,5 +299,87 @@ describe('the Activity texts', () => {
     expect(activityView.formatDuration(12.4, trans)).toBe('12 ms');
     expect(activityView.formatDuration(1430, trans)).toBe('1.4 s');
     expect(activityView.formatDuration(125_000, trans)).toBe('2 min 5 s');
+  });
+});
+
+describe('ActivityPanel', () => {
+  let registry: FakeRegistry;
+  let model: ActivityModel;
+  let view: ActivityView.ActivityPanel;
+  let opened: [string, string][];
+
+  /** Resolves once `check` holds (React renders asynchronously). */
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 200 && !check(); i++) {
+      await new Promise(resolve => setTimeout(resolve, 5));
+    }
+    expect(check()).toBe(true);
+  };
+
+  const create = (source: FakeRegistry | null) => {
+    model = new ActivityModel({ registry: source });
+    opened = [];
+    view = new activityView.ActivityPanel({
+      model,
+      openCell: async (path, cellId) => {
+        opened.push([path, cellId]);
+      }
+    });
+    Widget.attach(view, document.body);
+  };
+
+  beforeEach(() => {
+    registry = new FakeRegistry();
+  });
+
+  afterEach(() => {
+    view.dispose();
+    model.dispose();
+  });
+
+  it('says no call has been seen yet, and never that an agent is connected', async () => {
+    create(registry);
+    await until(() => view.node.textContent!.includes('No agent tool call'));
+    expect(view.node.textContent).not.toMatch(/connected/i);
+    expect(view.node.querySelector('ol')).toBeNull();
+  });
+
+  it('says WebMCP is unavailable when there is none', async () => {
+    create(null);
+    await until(() => view.node.textContent!.includes('WebMCP is unavailable'));
+    expect(view.node.textContent).not.toContain('No agent tool call');
+  });
+
+  it('lists a call with its outcome, and its cell link opens the cell', async () => {
+    create(registry);
+    const call = registry.start('jupyter_update_cell', 'dir/a.ipynb');
+    registry.reportCell(call, 'c1');
+    registry.now += 12;
+    registry.end(call, 'CELL_ACCESS_DENIED');
+    await until(() => view.node.querySelectorAll('li').length === 1);
+    const row = view.node.querySelector('li')!;
+    expect(row.textContent).toContain('jupyter_update_cell');
+    expect(row.textContent).toContain('refused by access (CELL_ACCESS_DENIED)');
+    expect(row.textContent).toContain('12 ms');
+    expect(row.textContent).toContain('a.ipynb');
+    const link = row.querySelector('button')!;
+    expect(link.getAttribute('aria-label')).toBe(
+      'Go to cell c1 in dir/a.ipynb'
+    );
+    link.click();
+    expect(opened).toEqual([['dir/a.ipynb', 'c1']]);
+  });
+
+  it('does not touch the page while hidden, and catches up when shown', async () => {
+    create(registry);
+    await until(() => view.node.textContent!.includes('No agent tool call'));
+    view.hide();
+    registry.end(registry.start('jupyter_get_cells'));
+    // the model has the row; the hidden view did not render it
+    await until(() => model.rows.length === 1);
+    await new Promise(resolve => setTimeout(resolve, 50));
+    expect(view.node.querySelectorAll('li')).toHaveLength(0);
+    view.show();
+    await until(() => view.node.querySelectorAll('li').length === 1);
   });
 });
