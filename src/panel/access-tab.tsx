@@ -1,8 +1,9 @@
 /**
  * The Access tab: the current notebook's agent access, each of its cells'
  * access with a control to change it, "apply to all cells", and what each
- * access means. Clicking a row selects its cell in the notebook; the row of
- * the notebook's active cell is highlighted.
+ * access means. Clicking a row selects its cell in the notebook (Shift+click
+ * extends the selection); the rows of the notebook's selected cells are
+ * highlighted, the active one most.
  */
 import { showErrorMessage } from '@jupyterlab/apputils';
 import {
@@ -213,7 +214,7 @@ export class AccessPanel extends TabBody {
           aria-current={row.active ? 'true' : undefined}
           aria-label={trans.__('Select cell %1: %2', number, row.preview)}
           title={row.id}
-          onClick={() => this._select(row.index)}
+          onClick={event => this._select(row.index, event.shiftKey)}
         >
           <span className="jp-AgentPanel-cellIndex">[{number}]</span>
           <span className="jp-AgentPanel-cellPreview">
@@ -259,9 +260,15 @@ export class AccessPanel extends TabBody {
     );
   }
 
-  private _select(index: number): void {
+  /** A click selects the row's cell; Shift+click extends the selection. */
+  private _select(index: number, extend: boolean): void {
     const notebook = this._model.panel?.content;
-    if (notebook) {
+    if (!notebook) {
+      return;
+    }
+    if (extend) {
+      notebook.extendContiguousSelectionTo(index);
+    } else {
       void selectCellAt(notebook, index);
     }
   }
