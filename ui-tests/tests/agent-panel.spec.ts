@@ -7,6 +7,8 @@ import type { Locator, Page } from '@playwright/test';
 
 import { expect, test } from '../fixtures';
 import type { JupyterApp } from '../jupyter';
+import { addKernelNotebook } from '../kernel-runs';
+import { codeCell } from '../notebook-content';
 
 // any console error (beyond the apps' own known noise) fails a test
 test.use({ failOnConsoleErrors: true });
@@ -35,14 +37,17 @@ async function openPanel(jupyter: JupyterApp): Promise<Locator> {
     .locator('.lm-CommandPalette-item:visible')
     .filter({ hasText: /^Open Agent Panel/ });
   await expect(async () => {
-    if (!(await input.isVisible())) {
+    if (await input.isVisible()) {
+      // a palette left open without the focus: click into it
+      await input.click();
+    } else {
       await page.keyboard.press('Control+Shift+C');
     }
-    await expect(input).toBeFocused({ timeout: 1000 });
+    await expect(input).toBeFocused({ timeout: 2000 });
     await input.fill('Open Agent Panel');
-    await expect(item.first()).toBeVisible({ timeout: 1000 });
+    await expect(item.first()).toBeVisible({ timeout: 2000 });
     await expect(input).toBeFocused({ timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 20_000 });
   await page.keyboard.press('Enter');
   const panel = page.locator('#jp-agent-panel');
   await expect(panel).toBeVisible();
@@ -80,6 +85,16 @@ async function cellMetadata(page: Page, index: number): Promise<unknown> {
         ?.content.model?.sharedModel.cells[i].getMetadata(k) ?? null,
     [KEY, index] as const
   );
+}
+
+/** The indexes of the current notebook's selected cells (active included). */
+async function selectedCells(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const notebook = window.uiTests.findNotebook(null)!.content;
+    return notebook.widgets
+      .map((cell, index) => (notebook.isSelectedOrActive(cell) ? index : -1))
+      .filter(index => index >= 0);
+  });
 }
 
 test.describe('the Agent panel', () => {
@@ -235,6 +250,18 @@ test.describe('the Agent panel', () => {
       .poll(async () => (await jupyter.notebookView()).activeCellIndex)
       .toBe(0);
     await expect(cellRow(panel, 1)).toHaveAttribute('aria-current', 'true');
+    // Shift+click extends the notebook's selection
+    await cellRow(panel, 2).click({ modifiers: ['Shift'] });
+    await expect.poll(() => selectedCells(jupyter.page)).toEqual([0, 1]);
+    // a selection made in the notebook shows in the rows
+    // (from cell 3 up to cell 2: the active cell is where it ends)
+    await human.selectCells(2, 1);
+    const selectedRows = panel.locator(
+      '.jp-AgentPanel-accessRow.jp-mod-selected'
+    );
+    await expect(selectedRows).toHaveCount(2);
+    await expect(selectedRows.first()).toContainText('x = 6 * 7');
+    await expect(cellRow(panel, 2)).toHaveAttribute('aria-current', 'true');
     await first
       .getByRole('button', { name: `Go to cell greet in ${path}` })
       .click();
@@ -244,6 +271,49 @@ test.describe('the Agent panel', () => {
     // and the Access tab highlights that cell's row
     await expect(cellRow(panel, 3)).toHaveAttribute('aria-current', 'true');
     await expect(cellRow(panel, 1)).not.toHaveAttribute('aria-current');
+  });
+});
+
+test.describe('the Agent panel, live', () => {
+  test('a call that runs a while shows as running, on its cell, then ok', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await jupyter.open();
+    const path = await addKernelNotebook(jupyter, 'slow.ipynb', [
+      codeCell(
+        'slow',
+        "import time\nprint('started', flush=True)\ntime.sleep(3)\nprint('done')"
+      ),
+      codeCell('after', "print('after')")
+    ]);
+    await human.openNotebook(path);
+    const panel = await openPanel(jupyter);
+    const rows = activityRows(panel);
+
+    const call = await agent.start('jupyter_run_cells', { cellIds: ['slow'] });
+    const row = rows.filter({ hasText: 'jupyter_run_cells' }).first();
+    await expect(row).toHaveAttribute('aria-busy', 'true', {
+      timeout: 30_000
+    });
+    await expect(row).toContainText('running');
+    await expect(row).toContainText('running cell slow');
+    await expect(
+      row.getByRole('button', { name: `Go to cell slow in ${path}` })
+    ).toBeVisible();
+
+    const settled = await call.settled();
+    expect(settled.result?.isError).toBe(false);
+    await expect(row).not.toHaveAttribute('aria-busy');
+    await expect(row.locator('.jp-AgentPanel-activityOutcome')).toHaveText(
+      'ok'
+    );
+    await expect(row).not.toContainText('running cell');
+    // it lasted the cell's three seconds
+    await expect(row.locator('.jp-AgentPanel-activityDuration')).toHaveText(
+      /^([3-9]|[1-5]\d)\.\d s$/
+    );
   });
 });
 
@@ -261,6 +331,8 @@ test.describe('the Agent panel, where the app puts sidebars', () => {
     if (jupyter.ui === 'notebook') {
       // the View menu is taller than the page: its last items, the
       // sidebars, are reached with the keyboard (up wraps to the end)
+      // (plain Playwright fixtures here: galata's page.menu does not exist)
+      // eslint-disable-next-line jupyter/galata-prefer-menu-helper
       await page.getByRole('menuitem', { name: 'View' }).click();
       const active = page.locator('.lm-Menu .lm-Menu-item.lm-mod-active');
       await page.keyboard.press('ArrowUp');
@@ -269,6 +341,7 @@ test.describe('the Agent panel, where the app puts sidebars', () => {
         'Right Sidebar'
       );
       await page.keyboard.press('ArrowRight');
+      // eslint-disable-next-line jupyter/galata-prefer-menu-helper
       await page
         .getByRole('menuitem', { name: 'Show Agent: activity and access' })
         .click();
