@@ -11,7 +11,6 @@ const esModules = [
   '@jupyter/web-components',
   '@jupyter/ydoc',
   '@jupyterlab/',
-  '@noble',
   'ansi-regex',
   'color',
   'exenv-es6',

@@ -20,10 +20,9 @@
  */
 import type { ISharedCodeCell, ISharedNotebook } from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 import { outputFingerprint } from '../common/fingerprint';
+import { digest } from '../common/hash';
 import { utf8Prefix } from '../common/text';
 import { LIMITS } from '../limits';
 import {
@@ -173,9 +172,7 @@ function textHashMatches(stored: string, text: string): boolean {
     return legacyHash(text) === stored;
   }
   if (stored.startsWith('sha256:')) {
-    return (
-      `sha256:${bytesToHex(sha256(utf8ToBytes(text))).slice(0, 16)}` === stored
-    );
+    return `sha256:${digest(text)}` === stored;
   }
   return false;
 }
