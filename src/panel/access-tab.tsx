@@ -11,7 +11,6 @@ import {
   nullTranslator,
   type TranslationBundle
 } from '@jupyterlab/translation';
-import { UseSignal } from '@jupyterlab/ui-components';
 import * as React from 'react';
 
 import { accessName } from '../access/commands';
@@ -100,12 +99,11 @@ function ApplyToAll(props: {
 }
 
 /** The Access tab's body. */
-export class AccessPanel extends TabBody {
+export class AccessPanel extends TabBody<AccessTabModel> {
   constructor(options: AccessPanel.IOptions) {
-    super();
+    super(options.model);
     this.addClass('jp-AgentPanel-access');
     this.id = 'jp-agent-panel-access';
-    this._model = options.model;
     this._trans = (options.translator ?? nullTranslator).load(
       'jupyterlite-webmcp'
     );
@@ -113,30 +111,11 @@ export class AccessPanel extends TabBody {
     this.title.caption = this._trans.__(
       'What the agent may see and change in the current notebook'
     );
-    this._model.changed.connect(this.refresh, this);
   }
 
-  get model(): AccessTabModel {
-    return this._model;
-  }
-
-  dispose(): void {
-    if (this.isDisposed) {
-      return;
-    }
-    this._model.changed.disconnect(this.refresh, this);
-    super.dispose();
-  }
-
-  protected render(): React.ReactElement {
-    return (
-      <UseSignal signal={this.refreshed}>{() => this._content()}</UseSignal>
-    );
-  }
-
-  private _content(): React.ReactElement {
+  protected content(): React.ReactElement {
     const trans = this._trans;
-    const model = this._model;
+    const model = this.model;
     const path = model.path;
     if (path === null) {
       return (
@@ -262,7 +241,7 @@ export class AccessPanel extends TabBody {
 
   /** A click selects the row's cell; Shift+click extends the selection. */
   private _select(index: number, extend: boolean): void {
-    const notebook = this._model.panel?.content;
+    const notebook = this.model.panel?.content;
     if (!notebook) {
       return;
     }
@@ -278,7 +257,7 @@ export class AccessPanel extends TabBody {
       return;
     }
     try {
-      this._model.setCellAccess(index, value);
+      this.model.setCellAccess(index, value);
     } catch (error) {
       this._fail(error);
     }
@@ -286,7 +265,7 @@ export class AccessPanel extends TabBody {
 
   private _setAll(access: AgentAccess): void {
     try {
-      this._model.setAllCellsAccess(access);
+      this.model.setAllCellsAccess(access);
     } catch (error) {
       this._fail(error);
     }
@@ -296,7 +275,7 @@ export class AccessPanel extends TabBody {
     if (!isAgentAccess(value)) {
       return;
     }
-    this._model.setNotebookAccess(value).catch(error => {
+    this.model.setNotebookAccess(value).catch(error => {
       this._fail(error);
     });
   }
@@ -308,7 +287,6 @@ export class AccessPanel extends TabBody {
     );
   }
 
-  private readonly _model: AccessTabModel;
   private readonly _trans: TranslationBundle;
 }
 

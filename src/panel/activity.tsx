@@ -8,7 +8,6 @@ import {
   nullTranslator,
   type TranslationBundle
 } from '@jupyterlab/translation';
-import { UseSignal } from '@jupyterlab/ui-components';
 import * as React from 'react';
 
 import { type IToolCall } from '../tokens';
@@ -83,43 +82,23 @@ function baseName(path: string): string {
 }
 
 /** The Activity tab's body. */
-export class ActivityPanel extends TabBody {
+export class ActivityPanel extends TabBody<ActivityModel> {
   constructor(options: ActivityPanel.IOptions) {
-    super();
+    super(options.model);
     this.addClass('jp-AgentPanel-activity');
     this.id = 'jp-agent-panel-activity';
-    this._model = options.model;
     this._openCell = options.openCell;
     this._trans = (options.translator ?? nullTranslator).load(
       'jupyterlite-webmcp'
     );
     this.title.label = this._trans.__('Activity');
     this.title.caption = this._trans.__('The tool calls of the agent');
-    this._model.changed.connect(this.refresh, this);
   }
 
-  get model(): ActivityModel {
-    return this._model;
-  }
-
-  dispose(): void {
-    if (this.isDisposed) {
-      return;
-    }
-    this._model.changed.disconnect(this.refresh, this);
-    super.dispose();
-  }
-
-  protected render(): React.ReactElement {
-    return (
-      <UseSignal signal={this.refreshed}>{() => this._content()}</UseSignal>
-    );
-  }
-
-  private _content(): React.ReactElement {
+  protected content(): React.ReactElement {
     const trans = this._trans;
-    const rows = this._model.rows;
-    const availability = this._model.availability;
+    const rows = this.model.rows;
+    const availability = this.model.availability;
     let notice: string | null = null;
     if (availability === 'unavailable') {
       notice = trans.__(
@@ -220,7 +199,6 @@ export class ActivityPanel extends TabBody {
     );
   }
 
-  private readonly _model: ActivityModel;
   private readonly _openCell: (path: string, cellId: string) => Promise<void>;
   private readonly _trans: TranslationBundle;
 }
