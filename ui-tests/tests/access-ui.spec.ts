@@ -216,12 +216,16 @@ test.describe('agent access, set by the human', () => {
   }) => {
     await jupyter.open();
     const path = await jupyter.addFixture('simple.ipynb');
-    await human.openNotebook(path, { kernel: false });
+    // Wait for the kernel: when the session comes up, the app activates the
+    // notebook again, and that takes the focus from a palette opened before
+    // (the modal palette closes when it loses the focus).
+    await human.openNotebook(path);
     const cell = await jupyter.cell(1);
     const page = jupyter.page;
     /** Runs a palette item the way a person does: open, type, click. */
     const fromPalette = async (label: string) => {
       await clickPrompt(cell);
+      await expect(cell).toHaveClass(/jp-mod-active/);
       await page.keyboard.press('Control+Shift+C');
       const input = page.locator('.lm-CommandPalette-input:visible');
       await expect(input).toBeFocused();

@@ -69,12 +69,17 @@ test.describe('registration', () => {
         active: app.isPluginActivated('jupyterlite-webmcp:webmcp')
       };
     });
-    // The status-bar item depends on the registry and goes with it.
-    expect(state).toEqual({
-      dependents: ['jupyterlite-webmcp:status'],
+    // The status-bar item and the Agent panel (whose Activity tab follows
+    // the registry's calls) use the registry and go with it.
+    expect({ ...state, dependents: [...state.dependents].sort() }).toEqual({
+      dependents: [
+        'jupyterlite-webmcp:agent-panel',
+        'jupyterlite-webmcp:status'
+      ],
       active: false
     });
     await expect(jupyter.page.locator('.jp-WebMcpStatus')).toHaveCount(0);
+    await expect(jupyter.page.locator('#jp-agent-panel')).toHaveCount(0);
     await expect
       .poll(async () =>
         (await agent.toolNames()).filter(name => name.startsWith('jupyter_'))
