@@ -224,9 +224,21 @@ export default defineConfig<IAppOptions>({
     actionTimeout: 15_000,
     navigationTimeout: 60_000
   },
+  // Tests tagged @server need a Jupyter server's HTTP contents service (to
+  // fail or count its answers), which JupyterLite does not have; tests
+  // tagged @lite-only are about a JupyterLite page. Each project leaves out
+  // the tests that cannot apply to its app, instead of skipping them.
   projects: [
-    project('lab', { appKind: 'lab' }),
-    project('notebook', { appKind: 'notebook' }),
+    project(
+      'lab',
+      { appKind: 'lab' },
+      { grepInvert: /@no-webmcp\b|@lite-only\b/ }
+    ),
+    project(
+      'notebook',
+      { appKind: 'notebook' },
+      { grepInvert: /@no-webmcp\b|@lite-only\b/ }
+    ),
     // JupyterLite boots Pyodide in the page (15-40 s per notebook on 2 cores)
     project(
       'lite',
@@ -234,6 +246,7 @@ export default defineConfig<IAppOptions>({
       {
         timeout: 180_000,
         expect: { timeout: 20_000 },
+        grepInvert: /@no-webmcp\b|@server\b/,
         // Pyodide's kernel now and then never comes up under load (no error,
         // status "unknown"); a second try is reported as flaky, not hidden
         retries: 1

@@ -328,14 +328,12 @@ test('over-long paths and names answer INVALID_PATH with their bytes, in every t
   });
 });
 
-test('contents-service failures answer a closed-set code, never INTERNAL_ERROR', async ({
+// @server: JupyterLite reads its files in the browser, with no HTTP answer
+// to fail (its own contents failures are covered by the path tests above)
+test('contents-service failures answer a closed-set code, never INTERNAL_ERROR @server', async ({
   jupyter,
   agent
 }) => {
-  test.skip(
-    jupyter.kind === 'lite',
-    'JupyterLite reads its files in the browser: there is no HTTP answer to fail'
-  );
   await jupyter.open();
   const dir = await jupyter.ensureDir();
   await agent.waitForTools(['jupyter_create_notebook', 'jupyter_get_cells']);

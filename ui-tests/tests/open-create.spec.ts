@@ -209,11 +209,10 @@ test.describe('jupyter_open_notebook with a cell it cannot show', () => {
     await expectBadCellOpensNothing(jupyter, agent);
   });
 
-  test("in JupyterLite's one-notebook-per-tab pages too", async ({
+  test("in JupyterLite's one-notebook-per-tab pages too @lite-only", async ({
     jupyter,
     agent
   }) => {
-    test.skip(jupyter.kind !== 'lite', "JupyterLite's /tree page only");
     await jupyter.open(undefined, { ui: 'notebook' });
     await expectBadCellOpensNothing(jupyter, agent);
   });

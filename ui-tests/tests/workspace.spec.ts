@@ -126,14 +126,12 @@ test.describe('jupyter_list_workspace', () => {
     }
   });
 
-  test('reads each notebook once, even for calls at once, and leaves out one it cannot read', async ({
+  // @server: JupyterLite reads its files in the browser, with no request to
+  // count or fail
+  test('reads each notebook once, even for calls at once, and leaves out one it cannot read @server', async ({
     jupyter,
     agent
   }) => {
-    test.skip(
-      jupyter.kind === 'lite',
-      'JupyterLite reads its files in the browser: no request to count or fail'
-    );
     // every download of a notebook with its content, by file
     const downloads = new Map<string, number>();
     jupyter.page.on('request', request => {
