@@ -216,28 +216,34 @@ test.describe('agent access, set by the human', () => {
   }) => {
     await jupyter.open();
     const path = await jupyter.addFixture('simple.ipynb');
-    // Wait for the kernel: when the session comes up, the app activates the
-    // notebook again, and that takes the focus from a palette opened before
-    // (the modal palette closes when it loses the focus).
-    await human.openNotebook(path);
+    await human.openNotebook(path, { kernel: false });
     const cell = await jupyter.cell(1);
     const page = jupyter.page;
     /** Runs a palette item the way a person does: open, type, click. */
     const fromPalette = async (label: string) => {
       await clickPrompt(cell);
       await expect(cell).toHaveClass(/jp-mod-active/);
-      await page.keyboard.press('Control+Shift+C');
+      // The app activates the notebook again when its session comes up (and
+      // in JupyterLite now and then later still), which takes the focus from
+      // a modal palette opened just before, and the palette closes: open it
+      // again until it keeps the focus, as a person would.
       const input = page.locator('.lm-CommandPalette-input:visible');
-      await expect(input).toBeFocused();
-      await input.fill(label);
-      await page
-        .locator('.lm-CommandPalette-item:visible')
-        .filter({
-          has: page.locator('.lm-CommandPalette-itemLabel', {
-            hasText: new RegExp(`^${label}$`)
-          })
+      const item = page.locator('.lm-CommandPalette-item:visible').filter({
+        has: page.locator('.lm-CommandPalette-itemLabel', {
+          hasText: new RegExp(`^${label}$`)
         })
-        .click();
+      });
+      await expect(async () => {
+        if (await input.isVisible()) {
+          await input.click();
+        } else {
+          await page.keyboard.press('Control+Shift+C');
+        }
+        await expect(input).toBeFocused({ timeout: 2000 });
+        await input.fill(label);
+        await expect(item).toBeVisible({ timeout: 2000 });
+      }).toPass({ timeout: 20_000 });
+      await item.click();
     };
 
     await fromPalette('Set Agent Access: hidden');
