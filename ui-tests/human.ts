@@ -4,6 +4,8 @@
  *
  * Every method acts on the current notebook unless `path` is given.
  */
+import { expect } from '@playwright/test';
+
 import type { ICellRun, ICellView, INotebookState } from './page-helpers';
 import type { IOpenOptions, JupyterApp } from './jupyter';
 
@@ -19,6 +21,36 @@ export class Human {
 
   private get _page() {
     return this._jupyter.page;
+  }
+
+  /**
+   * Opens the command palette with its shortcut, types `text` and clicks
+   * the item whose label matches `label`. After a notebook opens, the app activates it again,
+   * sometimes late (when its session comes up, later still in JupyterLite),
+   * which takes the focus from a modal palette opened just before, and the
+   * palette closes, even between the item showing and the click: it is
+   * opened again until the click lands, as a person would.
+   */
+  async runFromPalette(text: string, label: RegExp): Promise<void> {
+    const page = this._page;
+    const input = page.locator('.lm-CommandPalette-input:visible');
+    const item = page
+      .locator('.lm-CommandPalette-item:visible')
+      .filter({
+        has: page.locator('.lm-CommandPalette-itemLabel', { hasText: label })
+      })
+      .first();
+    await expect(async () => {
+      if (await input.isVisible()) {
+        // a palette left open without the focus: click into it
+        await input.click();
+      } else {
+        await page.keyboard.press('Control+Shift+C');
+      }
+      await expect(input).toBeFocused({ timeout: 2000 });
+      await input.fill(text);
+      await item.click({ timeout: 2000 });
+    }).toPass({ timeout: 20_000 });
   }
 
   /**

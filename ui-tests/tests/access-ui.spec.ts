@@ -218,32 +218,11 @@ test.describe('agent access, set by the human', () => {
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
     const cell = await jupyter.cell(1);
-    const page = jupyter.page;
     /** Runs a palette item the way a person does: open, type, click. */
     const fromPalette = async (label: string) => {
       await clickPrompt(cell);
       await expect(cell).toHaveClass(/jp-mod-active/);
-      // The app activates the notebook again when its session comes up (and
-      // in JupyterLite now and then later still), which takes the focus from
-      // a modal palette opened just before, and the palette closes: open it
-      // again until it keeps the focus, as a person would.
-      const input = page.locator('.lm-CommandPalette-input:visible');
-      const item = page.locator('.lm-CommandPalette-item:visible').filter({
-        has: page.locator('.lm-CommandPalette-itemLabel', {
-          hasText: new RegExp(`^${label}$`)
-        })
-      });
-      await expect(async () => {
-        if (await input.isVisible()) {
-          await input.click();
-        } else {
-          await page.keyboard.press('Control+Shift+C');
-        }
-        await expect(input).toBeFocused({ timeout: 2000 });
-        await input.fill(label);
-        await expect(item).toBeVisible({ timeout: 2000 });
-      }).toPass({ timeout: 20_000 });
-      await item.click();
+      await human.runFromPalette(label, new RegExp(`^${label}$`));
     };
 
     await fromPalette('Set Agent Access: hidden');

@@ -6,6 +6,7 @@
 import type { Locator, Page } from '@playwright/test';
 
 import { expect, test } from '../fixtures';
+import type { Human } from '../human';
 import type { JupyterApp } from '../jupyter';
 import { addKernelNotebook } from '../kernel-runs';
 import { codeCell } from '../notebook-content';
@@ -21,7 +22,7 @@ interface ICells {
 }
 
 /** Opens the Agent panel the way a keyboard user does: the palette. */
-async function openPanel(jupyter: JupyterApp): Promise<Locator> {
+async function openPanel(jupyter: JupyterApp, human: Human): Promise<Locator> {
   const page = jupyter.page;
   // command mode on the first cell, so the palette shortcut reaches the app
   await (
@@ -30,25 +31,7 @@ async function openPanel(jupyter: JupyterApp): Promise<Locator> {
     .locator('.jp-InputPrompt')
     .first()
     .click({ position: { x: 20, y: 6 } });
-  // the notebook may take the focus back from a palette that just opened
-  // (its activation is asynchronous): open it again until it stays
-  const input = page.locator('.lm-CommandPalette-input:visible');
-  const item = page
-    .locator('.lm-CommandPalette-item:visible')
-    .filter({ hasText: /^Open Agent Panel/ });
-  await expect(async () => {
-    if (await input.isVisible()) {
-      // a palette left open without the focus: click into it
-      await input.click();
-    } else {
-      await page.keyboard.press('Control+Shift+C');
-    }
-    await expect(input).toBeFocused({ timeout: 2000 });
-    await input.fill('Open Agent Panel');
-    await expect(item.first()).toBeVisible({ timeout: 2000 });
-    await expect(input).toBeFocused({ timeout: 1000 });
-  }).toPass({ timeout: 20_000 });
-  await page.keyboard.press('Enter');
+  await human.runFromPalette('Open Agent Panel', /^Open Agent Panel/);
   const panel = page.locator('#jp-agent-panel');
   await expect(panel).toBeVisible();
   await expect(panel.getByRole('heading', { name: 'Agent' })).toBeVisible();
@@ -107,7 +90,7 @@ test.describe('the Agent panel', () => {
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
     const page = jupyter.page;
-    const panel = await openPanel(jupyter);
+    const panel = await openPanel(jupyter, human);
 
     // the Access tab lists the three cells, all read and write
     await expect(cellSelect(panel, 3)).toHaveValue('write');
@@ -172,7 +155,7 @@ test.describe('the Agent panel', () => {
     await jupyter.open();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
-    const panel = await openPanel(jupyter);
+    const panel = await openPanel(jupyter, human);
 
     const notebookSelect = panel.getByRole('combobox', {
       name: `Agent access to ${path}`
@@ -217,7 +200,7 @@ test.describe('the Agent panel', () => {
     await jupyter.open();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
-    const panel = await openPanel(jupyter);
+    const panel = await openPanel(jupyter, human);
     const rows = activityRows(panel);
 
     const read = await agent.call<ICells>('jupyter_get_cells', {
@@ -289,7 +272,7 @@ test.describe('the Agent panel, live', () => {
       codeCell('after', "print('after')")
     ]);
     await human.openNotebook(path);
-    const panel = await openPanel(jupyter);
+    const panel = await openPanel(jupyter, human);
     const rows = activityRows(panel);
 
     const call = await agent.start('jupyter_run_cells', { cellIds: ['slow'] });
@@ -367,7 +350,7 @@ test.describe('the Agent panel, where the app puts sidebars', () => {
     await jupyter.open();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
-    const panel = await openPanel(jupyter);
+    const panel = await openPanel(jupyter, human);
     // the registry looks for a while (a polyfill may come late), then stops
     await expect(panel).toContainText('WebMCP is unavailable in this browser', {
       timeout: 30_000
