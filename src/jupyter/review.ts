@@ -17,15 +17,15 @@ import type * as nbformat from '@jupyterlab/nbformat';
 
 import { assertCellAccessible } from '../access/guard';
 import { ToolError } from '../common/errors';
-import { outputFingerprint } from '../common/fingerprint';
 import { boundChars, boundUtf8, utf8Length } from '../common/text';
 import { LIMITS } from '../limits';
 import {
   anchorStatus,
-  captureSourceRange,
-  rangeOfText
+  type IAnchorStatus,
+  outputAnchor,
+  rangeOfText,
+  sourceRangeAnchor
 } from '../review/anchors';
-import { type IAnchorStatus } from '../review/anchors';
 import {
   AGENT_AUTHOR,
   cappedThread,
@@ -515,14 +515,14 @@ function liveAnchor(
         );
       }
     }
-    const captured = range ? captureSourceRange(source, range) : null;
-    if (!captured) {
+    const anchor = range ? sourceRangeAnchor(cellId, source, range) : null;
+    if (!anchor) {
       throw anchorStaleError(
         `The selection does not hold text of the current source of cell "${cellId}". Read the cell again and pass a non-empty range within its source.`,
         { cellId, reason: 'selection-invalid' }
       );
     }
-    return { kind: 'source-range', cellId, ...captured };
+    return anchor;
   }
   const outputIndex = args.outputIndex ?? 0;
   const outputs =
@@ -533,27 +533,11 @@ function liveAnchor(
       { cellId, outputIndex, outputCount: outputs.length }
     );
   }
-  const output = outputs[outputIndex] as nbformat.IOutput;
-  return {
-    kind: 'output',
+  return outputAnchor(
     cellId,
     outputIndex,
-    outputFingerprint: outputFingerprint(output),
-    mimeType: outputMimeType(output)
-  };
-}
-
-/** The kind of content an output holds, as an output anchor records it. */
-function outputMimeType(output: nbformat.IOutput): string {
-  if (output.output_type === 'stream') {
-    return 'text/plain';
-  }
-  if (output.output_type === 'error') {
-    return 'application/vnd.jupyter.error';
-  }
-  const data = (output as nbformat.IDisplayData).data;
-  const types = data && typeof data === 'object' ? Object.keys(data) : [];
-  return types.find(type => type !== 'text/plain') ?? types[0] ?? 'text/plain';
+    outputs[outputIndex] as nbformat.IOutput
+  );
 }
 
 /**

@@ -213,6 +213,47 @@ export function captureSourceRange(
   };
 }
 
+/** The kind of content an output holds, as an output anchor records it. */
+export function outputMimeType(output: nbformat.IOutput): string {
+  if (output.output_type === 'stream') {
+    return 'text/plain';
+  }
+  if (output.output_type === 'error') {
+    return 'application/vnd.jupyter.error';
+  }
+  const data = (output as nbformat.IDisplayData).data;
+  const types = data && typeof data === 'object' ? Object.keys(data) : [];
+  return types.find(type => type !== 'text/plain') ?? types[0] ?? 'text/plain';
+}
+
+/** The anchor of output `outputIndex` of cell `cellId`, which is `output`. */
+export function outputAnchor(
+  cellId: string,
+  outputIndex: number,
+  output: nbformat.IOutput
+): IThreadAnchor {
+  return {
+    kind: 'output',
+    cellId,
+    outputIndex,
+    outputFingerprint: outputFingerprint(output),
+    mimeType: outputMimeType(output)
+  };
+}
+
+/**
+ * The anchor of `range` of cell `cellId`, whose source is `source`; null
+ * when the range is empty or outside the source.
+ */
+export function sourceRangeAnchor(
+  cellId: string,
+  source: string,
+  range: ISourceRange
+): IThreadAnchor | null {
+  const captured = captureSourceRange(source, range);
+  return captured ? { kind: 'source-range', cellId, ...captured } : null;
+}
+
 /** The range of the first exact occurrence of `text` in `source`, if any. */
 export function rangeOfText(source: string, text: string): ISourceRange | null {
   if (text === '') {
