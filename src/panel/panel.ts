@@ -28,7 +28,7 @@ export class AgentPanel extends SidePanel {
     this.addClass('jp-AgentPanel');
     this.title.icon = inspectorIcon;
     this.title.label = trans.__('Agent');
-    this.title.caption = trans.__('Agent: activity and access');
+    this.title.caption = trans.__('Agent: comments, access and activity');
 
     const heading = new Widget({ node: document.createElement('h2') });
     heading.addClass('jp-AgentPanel-title');
@@ -54,6 +54,7 @@ export class AgentPanel extends SidePanel {
     this._tabs.splice(index, 0, { widget, rank });
     widget.disposed.connect(this._onTabDisposed, this);
     this.insertWidget(index, widget);
+    this._orderNodes();
   }
 
   /** Adds a control to the header (e.g. the Direct/Propose toggle). */
@@ -73,6 +74,28 @@ export class AgentPanel extends SidePanel {
     if (this.content instanceof AccordionPanel) {
       this.content.expand(index);
     }
+  }
+
+  /**
+   * Puts the sections' nodes in the order of the tabs. The accordion places
+   * its sections by position, whatever their order in the page, and some
+   * Lumino versions append an inserted section's nodes at the end: a screen
+   * reader (which follows the page's order) would then read the tabs in
+   * another order than the one on screen.
+   */
+  private _orderNodes(): void {
+    const content = this.content;
+    if (!(content instanceof AccordionPanel)) {
+      return;
+    }
+    const { titles, handles, widgets } = content;
+    widgets.forEach((widget, i) => {
+      for (const node of [titles[i], widget.node, handles[i]]) {
+        if (node) {
+          content.node.appendChild(node);
+        }
+      }
+    });
   }
 
   private _onTabDisposed(widget: Widget): void {
