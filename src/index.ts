@@ -3,7 +3,7 @@ import { type JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { accessPlugin } from './access/plugin';
 import { provenancePlugin } from './access/provenance-plugin';
 import { agentPanelPlugin, statusPlugin } from './panel/plugin';
-import { reviewStorePlugin } from './review/plugin';
+import { reviewBadgesPlugin, reviewStorePlugin } from './review/plugin';
 import { outputSelectionPlugin } from './selection/plugin';
 import webmcpPlugin from './webmcp/plugin';
 
@@ -14,6 +14,7 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   outputSelectionPlugin,
   accessPlugin,
   reviewStorePlugin,
+  reviewBadgesPlugin,
   agentPanelPlugin
 ];
 

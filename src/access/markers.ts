@@ -22,7 +22,9 @@ import {
 import { LabIcon } from '@jupyterlab/ui-components';
 import type { IMapChange } from '@jupyter/ydoc';
 import { Signal } from '@lumino/signaling';
-import { type PanelLayout, Widget } from '@lumino/widgets';
+import { Widget } from '@lumino/widgets';
+
+import { childWithClass, inputWrapper } from '../common/cell-dom';
 
 import {
   ACCESS_METADATA_KEY,
@@ -42,8 +44,6 @@ export const MARKER_CLASS = 'jp-AgentAccessMarker';
 
 /** The name of the notebook toolbar item. */
 export const TOOLBAR_ITEM_NAME = 'jupyterlite-webmcp:agent-access';
-
-const INPUT_WRAPPER_CLASS = 'jp-Cell-inputWrapper';
 
 const svg = (body: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" width="16" height="16" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linecap="round" stroke-linejoin="round">${body}</svg>`;
@@ -435,26 +435,4 @@ export namespace AccessMarkers {
     /** What the toolbar item does when pressed (cycle the notebook's access). */
     onActivateNotebook: () => void;
   }
-}
-
-/**
- * The node of a cell's input wrapper, from the cell's layout: in a windowed
- * notebook a code cell out of view keeps only its outputs in the page, and
- * its input wrapper (marker included) is put back as it was when it returns.
- */
-function inputWrapper(cell: Cell): HTMLElement | null {
-  const layout = cell.layout as PanelLayout | null;
-  const wrapper = layout?.widgets.find(child =>
-    child.hasClass(INPUT_WRAPPER_CLASS)
-  );
-  return wrapper?.node ?? null;
-}
-
-function childWithClass(node: HTMLElement, name: string): HTMLElement | null {
-  for (const child of Array.from(node.children)) {
-    if (child.classList.contains(name)) {
-      return child as HTMLElement;
-    }
-  }
-  return null;
 }

@@ -10,13 +10,21 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { DisposableSet } from '@lumino/disposable';
 
-import { IAgentAccess, IWebMcpRegistry } from '../tokens';
+import {
+  CommandIDs as ReviewCommandIDs,
+  addReviewCommands,
+  addReviewMenus,
+  humanAuthor
+} from '../review/commands';
+import { IAgentAccess, IReviewStore, IWebMcpRegistry } from '../tokens';
 import { AccessPanel } from './access-tab';
 import { AccessTabModel } from './access-tab-model';
 import { ActivityPanel } from './activity';
 import { ActivityModel } from './activity-model';
+import { CommentsPanel } from './comments';
+import { CommentsTabModel } from './comments-model';
 import { AgentPanel, TabRanks } from './panel';
-import { revealCell } from './reveal';
+import { revealAnchor, revealCell } from './reveal';
 import { WebMcpStatus } from './status';
 
 /** The ids of the Agent panel's commands. */
@@ -77,7 +85,13 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
     'The Agent panel: what the agent did (Activity) and what it may see or change (Access).',
   autoStart: true,
   requires: [INotebookTracker, IAgentAccess],
-  optional: [IWebMcpRegistry, ITranslator, ICommandPalette, ILayoutRestorer],
+  optional: [
+    IWebMcpRegistry,
+    ITranslator,
+    ICommandPalette,
+    ILayoutRestorer,
+    IReviewStore
+  ],
   activate: (
     app: JupyterFrontEnd,
     tracker: INotebookTracker,
@@ -85,7 +99,8 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
     registry: IWebMcpRegistry | null,
     translator: ITranslator | null,
     palette: ICommandPalette | null,
-    restorer: ILayoutRestorer | null
+    restorer: ILayoutRestorer | null,
+    review: IReviewStore | null
   ): void => {
     const set = new DisposableSet();
     agentPanel = set;
@@ -111,6 +126,93 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
     set.add(panel);
     set.add(activityModel);
     set.add(accessModel);
+    if (review) {
+      const commentsModel = new CommentsTabModel({
+        tracker,
+        review,
+        author: () => humanAuthor(app)
+      });
+      const comments = new CommentsPanel({
+        model: commentsModel,
+        translator,
+        goTo: async (path, row) => {
+          await revealAnchor(app, access, path, row.thread.anchor.cellId, {
+            range: row.status.range ?? null
+          });
+        }
+      });
+      panel.addTab(comments, TabRanks.comments);
+      set.add(commentsModel);
+      const showComments = () => {
+        app.shell.activateById(panel.id);
+        panel.showTab(comments);
+      };
+      // the human's commands ask for the comment in the tab's composer
+      set.add(
+        addReviewCommands(app, {
+          tracker,
+          translator,
+          compose: target => {
+            commentsModel.startDraft({
+              model: target.model,
+              path: target.panel.context.localPath,
+              anchor: target.anchor
+            });
+            showComments();
+          }
+        })
+      );
+      set.add(addReviewMenus(app, palette, translator));
+      set.add(
+        app.commands.addCommand(ReviewCommandIDs.showComments, {
+          label: trans.__('Show Review Comments'),
+          caption: trans.__(
+            'Show the review threads of the current notebook in the Agent panel.'
+          ),
+          describedBy: {
+            args: {
+              type: 'object',
+              properties: {
+                threadId: {
+                  type: 'string',
+                  description: 'The thread to bring into view.'
+                },
+                cellId: {
+                  type: 'string',
+                  description:
+                    'Bring the first open thread of this cell into view.'
+                }
+              }
+            }
+          },
+          execute: args => {
+            showComments();
+            const model = tracker.currentWidget?.content.model?.sharedModel;
+            let threadId =
+              typeof args.threadId === 'string' ? args.threadId : null;
+            if (!threadId && typeof args.cellId === 'string' && model) {
+              const threads = review
+                .allThreads(model)
+                .filter(thread => thread.anchor.cellId === args.cellId);
+              threadId =
+                (threads.find(thread => thread.status === 'open') ?? threads[0])
+                  ?.id ?? null;
+            }
+            if (threadId) {
+              commentsModel.focusThread(threadId);
+            }
+          }
+        })
+      );
+      if (palette) {
+        set.add(
+          palette.addItem({
+            command: ReviewCommandIDs.showComments,
+            category: trans.__('Agent')
+          })
+        );
+      }
+    }
 
     app.shell.add(panel, 'right', { rank: PANEL_RANK });
     restorer?.add(panel, panel.id);

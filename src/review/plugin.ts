@@ -1,6 +1,14 @@
-import { type JupyterFrontEndPlugin } from '@jupyterlab/application';
+import {
+  type JupyterFrontEnd,
+  type JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
+import { ITranslator } from '@jupyterlab/translation';
+import { DisposableDelegate, DisposableSet } from '@lumino/disposable';
 
 import { IReviewStore } from '../tokens';
+import { ReviewBadges } from './badges';
+import { CommandIDs } from './commands';
 import { ReviewStore } from './storage';
 
 /** Provides the review store: the threads stored in notebook metadata. */
@@ -11,4 +19,55 @@ export const reviewStorePlugin: JupyterFrontEndPlugin<IReviewStore> = {
   autoStart: true,
   provides: IReviewStore,
   activate: (): IReviewStore => new ReviewStore()
+};
+
+let wiring: DisposableSet | null = null;
+
+/**
+ * A badge on every cell with open review threads; pressing it shows them in
+ * the Comments tab. (The commands that start a thread come with the
+ * Comments tab, in the Agent panel's plugin: they ask for the text there.)
+ */
+export const reviewBadgesPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'jupyterlite-webmcp:review-badges',
+  description: 'Badges cells that have open review threads.',
+  autoStart: true,
+  requires: [INotebookTracker],
+  optional: [ITranslator],
+  activate: (
+    app: JupyterFrontEnd,
+    tracker: INotebookTracker,
+    translator: ITranslator | null
+  ): void => {
+    const set = new DisposableSet();
+    wiring = set;
+    const badges = new Set<ReviewBadges>();
+    const badge = (panel: NotebookPanel) => {
+      const handler = new ReviewBadges({
+        panel,
+        translator,
+        onActivate: cellId => {
+          if (app.commands.hasCommand(CommandIDs.showComments)) {
+            void app.commands.execute(CommandIDs.showComments, { cellId });
+          }
+        }
+      });
+      badges.add(handler);
+      panel.disposed.connect(() => badges.delete(handler));
+    };
+    const onAdded = (_: INotebookTracker, panel: NotebookPanel) => badge(panel);
+    tracker.forEach(badge);
+    tracker.widgetAdded.connect(onAdded);
+    set.add(
+      new DisposableDelegate(() => {
+        tracker.widgetAdded.disconnect(onAdded);
+        badges.forEach(handler => handler.dispose());
+        badges.clear();
+      })
+    );
+  },
+  deactivate: (): void => {
+    wiring?.dispose();
+    wiring = null;
+  }
 };

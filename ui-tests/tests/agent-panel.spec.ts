@@ -326,18 +326,36 @@ test.describe('the Agent panel, where the app puts sidebars', () => {
       await page.keyboard.press('ArrowRight');
       // eslint-disable-next-line jupyter/galata-prefer-menu-helper
       await page
-        .getByRole('menuitem', { name: 'Show Agent: activity and access' })
+        .getByRole('menuitem', {
+          name: 'Show Agent: comments, access and activity'
+        })
         .click();
     } else {
       const tab = page.getByRole('tab', { name: 'Agent', exact: true });
-      await expect(tab).toHaveAttribute('title', 'Agent: activity and access');
+      await expect(tab).toHaveAttribute(
+        'title',
+        'Agent: comments, access and activity'
+      );
       await tab.click();
     }
     await expect(panel).toBeVisible();
     await expect(panel).toHaveClass(/\bjp-AgentPanel\b/);
-    // both tabs are there, Access above Activity
+    // the three tabs, in this order on screen and in the page (which is
+    // the order a screen reader reads them in)
     const titles = panel.locator('.lm-AccordionPanel-title');
-    await expect(titles).toHaveText([/Access/, /Activity/]);
+    await expect(titles).toHaveText([/Comments/, /Access/, /Activity/]);
+    const tops = await titles.evaluateAll(nodes =>
+      nodes.map(node => node.getBoundingClientRect().top)
+    );
+    expect(tops).toEqual([...tops].sort((a, b) => a - b));
+    const sections = await panel
+      .locator('.lm-AccordionPanel > [role="region"]')
+      .evaluateAll(nodes => nodes.map(node => node.id));
+    expect(sections).toEqual([
+      'jp-agent-panel-comments',
+      'jp-agent-panel-access',
+      'jp-agent-panel-activity'
+    ]);
     // no call yet: the Activity tab says so, and never that one is connected
     await expect(panel).toContainText('No agent tool call has been seen yet.');
     await expect(panel).not.toContainText(/connected/i);

@@ -1,0 +1,398 @@
+/**
+ * The model of the Agent panel's Comments tab: the review threads of the
+ * current notebook as the human sees them (all of them, threads on cells
+ * hidden from the agent included, and said to be hidden), each with its
+ * anchor's live state, filtered by status; and the human's writes (reply,
+ * resolve, reopen), which go through the review store like the agent's.
+ *
+ * It follows the notebook tracker, the review store's writes and merges,
+ * and the notebook's own changes (a collaborator's thread, an edit that
+ * moves anchored text), waiting SOURCE_SETTLE_MS after typing before it
+ * recomputes anchors.
+ */
+import type { ISharedNotebook } from '@jupyter/ydoc';
+import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
+import { type IDisposable } from '@lumino/disposable';
+import { type ISignal, Signal } from '@lumino/signaling';
+
+import { ACCESS_METADATA_KEY, readCellAccess } from '../access/model';
+import { anchorStatus, type IAnchorStatus } from '../review/anchors';
+import { compareTimes } from '../review/merge';
+import {
+  type IMessageAuthor,
+  type IReviewThread,
+  type IThreadAnchor,
+  type ThreadStatus
+} from '../review/storage';
+import { type IReviewStore } from '../tokens';
+import { SOURCE_SETTLE_MS } from './access-tab-model';
+
+/** Which threads the tab lists. */
+export type CommentsFilter = ThreadStatus | 'all';
+
+/** How many threads the tab renders before "Show more". */
+export const COMMENT_PAGE = 50;
+
+/** A comment being written: what it is about, in which notebook. */
+export interface ICommentDraft {
+  /** Tells one draft from the next (the composer starts afresh). */
+  id: number;
+  model: ISharedNotebook;
+  /** The notebook's path when the draft started. */
+  path: string;
+  anchor: IThreadAnchor;
+}
+
+/** A thread as the tab shows it. */
+export interface ICommentRow {
+  thread: IReviewThread;
+  /** Where its anchor stands now. */
+  status: IAnchorStatus;
+  /** Whether the agent cannot see it (its cell's access is `none`). */
+  hiddenFromAgent: boolean;
+}
+
+export class CommentsTabModel implements IDisposable {
+  constructor(options: CommentsTabModel.IOptions) {
+    this._tracker = options.tracker;
+    this._review = options.review;
+    this._author = options.author;
+    this._tracker.currentChanged.connect(this._onCurrent, this);
+    this._review.changed.connect(this._onReview, this);
+    this._bind(this._tracker.currentWidget);
+  }
+
+  /** Emitted (after the current task) when anything shown changed. */
+  get changed(): ISignal<this, void> {
+    return this._changed;
+  }
+
+  /** The notebook the tab shows: the tracker's current one. */
+  get panel(): NotebookPanel | null {
+    return this._panel;
+  }
+
+  /** Its workspace path. */
+  get path(): string | null {
+    return this._panel?.context.localPath ?? null;
+  }
+
+  /** Which threads are listed. */
+  get filter(): CommentsFilter {
+    return this._filter;
+  }
+
+  set filter(value: CommentsFilter) {
+    if (value !== this._filter) {
+      this._filter = value;
+      this._limit = COMMENT_PAGE;
+      this._schedule(0);
+    }
+  }
+
+  /** How many threads are rendered at most (grows with `showMore`). */
+  get limit(): number {
+    return this._limit;
+  }
+
+  /** Render another page of threads. */
+  showMore(): void {
+    this._limit += COMMENT_PAGE;
+    this._schedule(0);
+  }
+
+  /** The thread to bring into view and focus once rendered, if any. */
+  get focusedThreadId(): string | null {
+    return this._focused;
+  }
+
+  /**
+   * Ask the tab to bring a thread into view: it is listed whatever the
+   * filter (the filter switches to one that shows it).
+   */
+  focusThread(threadId: string): void {
+    const thread = this._model()
+      ? this._review.getThread(this._model()!, threadId)
+      : null;
+    if (thread && this._filter !== 'all' && thread.status !== this._filter) {
+      this._filter = thread.status;
+    }
+    this._focused = threadId;
+    this._schedule(0);
+  }
+
+  /** Forget the thread to focus (the view did focus it). */
+  clearFocus(): void {
+    this._focused = null;
+  }
+
+  /** How many threads there are, open and resolved. */
+  counts(): { open: number; resolved: number } {
+    const model = this._model();
+    let open = 0;
+    let resolved = 0;
+    for (const thread of model ? this._review.allThreads(model) : []) {
+      if (thread.status === 'open') {
+        open++;
+      } else {
+        resolved++;
+      }
+    }
+    return { open, resolved };
+  }
+
+  /**
+   * The threads the filter selects, newest activity first, with their live
+   * anchors; at most `limit` of them, and how many matched in all.
+   */
+  rows(): { rows: ICommentRow[]; total: number } {
+    const model = this._model();
+    if (!model) {
+      return { rows: [], total: 0 };
+    }
+    const threads = this._review
+      .allThreads(model)
+      .filter(
+        thread => this._filter === 'all' || thread.status === this._filter
+      )
+      .sort((a, b) => compareTimes(b.updatedAt, a.updatedAt));
+    let shown = threads.slice(0, this._limit);
+    const focused = this._focused;
+    if (focused && !shown.some(thread => thread.id === focused)) {
+      const thread = threads.find(candidate => candidate.id === focused);
+      if (thread) {
+        shown = [thread, ...shown];
+      }
+    }
+    const hidden = hiddenCells(model);
+    return {
+      rows: shown.map(thread => ({
+        thread,
+        status: anchorStatus(model, thread),
+        hiddenFromAgent: hidden.has(thread.anchor.cellId)
+      })),
+      total: threads.length
+    };
+  }
+
+  /** The comment being written, if any. */
+  get draft(): ICommentDraft | null {
+    return this._draft;
+  }
+
+  /**
+   * Starts writing a comment on `anchor` of a notebook (one at a time: a
+   * new one replaces a draft not sent).
+   */
+  startDraft(target: {
+    model: ISharedNotebook;
+    path: string;
+    anchor: IThreadAnchor;
+  }): void {
+    this._draftModel?.disposed.disconnect(this._onDraftModelDisposed, this);
+    this._draft = { id: ++this._draftCount, ...target };
+    this._draftModel = target.model;
+    target.model.disposed.connect(this._onDraftModelDisposed, this);
+    this._schedule(0);
+  }
+
+  /** Drops the comment being written. */
+  cancelDraft(): void {
+    this._draftModel?.disposed.disconnect(this._onDraftModelDisposed, this);
+    this._draftModel = null;
+    this._draft = null;
+    this._schedule(0);
+  }
+
+  /**
+   * Writes the comment being written as a new open thread by the person,
+   * and brings it into view; returns it.
+   */
+  submitDraft(body: string): IReviewThread {
+    const draft = this._draft;
+    if (!draft) {
+      throw new Error('No comment is being written.');
+    }
+    const thread = this._review.createThread(draft.model, {
+      anchor: draft.anchor,
+      body,
+      author: this._author()
+    });
+    this.cancelDraft();
+    if (draft.model === this._model()) {
+      this.focusThread(thread.id);
+    }
+    return thread;
+  }
+
+  /** Adds the human's reply to a thread. */
+  reply(threadId: string, body: string): void {
+    const model = this._mustHaveModel();
+    this._review.reply(model, threadId, { body, author: this._author() });
+  }
+
+  /** Resolves or reopens a thread, as the human. */
+  setStatus(threadId: string, status: ThreadStatus): void {
+    const model = this._mustHaveModel();
+    this._review.setStatus(model, threadId, status);
+  }
+
+  get isDisposed(): boolean {
+    return this._isDisposed;
+  }
+
+  dispose(): void {
+    if (this._isDisposed) {
+      return;
+    }
+    this._isDisposed = true;
+    this._bind(null);
+    this._draftModel?.disposed.disconnect(this._onDraftModelDisposed, this);
+    this._draftModel = null;
+    this._tracker.currentChanged.disconnect(this._onCurrent, this);
+    this._review.changed.disconnect(this._onReview, this);
+    this._cancel();
+    Signal.clearData(this);
+  }
+
+  private _model(): ISharedNotebook | null {
+    return this._panel?.content.model?.sharedModel ?? null;
+  }
+
+  private _mustHaveModel(): ISharedNotebook {
+    const model = this._model();
+    if (!model) {
+      throw new Error('No notebook is open.');
+    }
+    return model;
+  }
+
+  private _onCurrent(): void {
+    this._bind(this._tracker.currentWidget);
+  }
+
+  private _onReview(_: IReviewStore, change: { model: ISharedNotebook }) {
+    if (change.model === this._model()) {
+      this._schedule(0);
+    }
+  }
+
+  private _bind(panel: NotebookPanel | null): void {
+    if (panel === this._panel) {
+      return;
+    }
+    const old = this._panel;
+    if (old) {
+      old.content.model?.sharedModel.changed.disconnect(
+        this._onNotebookChanged,
+        this
+      );
+      old.content.model?.contentChanged.disconnect(this._onContent, this);
+      old.disposed.disconnect(this._onPanelDisposed, this);
+    }
+    this._panel = panel;
+    this._focused = null;
+    this._limit = COMMENT_PAGE;
+    if (panel) {
+      panel.disposed.connect(this._onPanelDisposed, this);
+      // the model arrives with the context
+      void panel.context.ready.then(() => {
+        if (this._panel !== panel || this._isDisposed) {
+          return;
+        }
+        panel.content.model?.sharedModel.changed.connect(
+          this._onNotebookChanged,
+          this
+        );
+        // a cell's source or outputs (anchored text, output fingerprints)
+        panel.content.model?.contentChanged.connect(this._onContent, this);
+        this._schedule(0);
+      });
+    }
+    this._schedule(0);
+  }
+
+  private _onNotebookChanged(
+    _: ISharedNotebook,
+    change: { metadataChange?: unknown; cellsChange?: unknown }
+  ): void {
+    // a thread, or a cell added or removed, shows at once
+    if (change.metadataChange || change.cellsChange) {
+      this._schedule(0);
+    }
+  }
+
+  private _onContent(): void {
+    // an edit inside a cell (which may move anchored text, or change a
+    // commented output) once typing settles
+    this._schedule(SOURCE_SETTLE_MS);
+  }
+
+  private _onDraftModelDisposed(): void {
+    // its notebook closed: there is nothing left to comment on
+    this.cancelDraft();
+  }
+
+  private _onPanelDisposed(): void {
+    this._bind(this._tracker.currentWidget);
+  }
+
+  private _schedule(delay: number): void {
+    if (this._isDisposed) {
+      return;
+    }
+    if (this._timer !== null && delay >= this._timerDelay) {
+      return;
+    }
+    this._cancel();
+    this._timerDelay = delay;
+    this._timer = setTimeout(() => {
+      this._timer = null;
+      this._changed.emit();
+    }, delay);
+  }
+
+  private _cancel(): void {
+    if (this._timer !== null) {
+      clearTimeout(this._timer);
+      this._timer = null;
+    }
+  }
+
+  private readonly _tracker: INotebookTracker;
+  private readonly _review: IReviewStore;
+  private readonly _author: () => IMessageAuthor;
+  private _panel: NotebookPanel | null = null;
+  private _filter: CommentsFilter = 'open';
+  private _limit = COMMENT_PAGE;
+  private _focused: string | null = null;
+  private _draft: ICommentDraft | null = null;
+  private _draftModel: ISharedNotebook | null = null;
+  private _draftCount = 0;
+  private _timer: ReturnType<typeof setTimeout> | null = null;
+  private _timerDelay = 0;
+  private _isDisposed = false;
+  private readonly _changed = new Signal<this, void>(this);
+}
+
+export namespace CommentsTabModel {
+  export interface IOptions {
+    tracker: INotebookTracker;
+    review: IReviewStore;
+    /** Who the human writing here is (read at each write). */
+    author: () => IMessageAuthor;
+  }
+}
+
+/** The ids of the cells the owner hid from the agent. */
+function hiddenCells(model: ISharedNotebook): Set<string> {
+  const hidden = new Set<string>();
+  for (const cell of model.cells) {
+    if (
+      readCellAccess(cell.getMetadata(ACCESS_METADATA_KEY)).access === 'none'
+    ) {
+      hidden.add(cell.id);
+    }
+  }
+  return hidden;
+}
