@@ -180,9 +180,12 @@ export const TOOL_INPUT_SCHEMAS: Record<ToolName, JSONSchema> = {
 
   jupyter_get_cells: object({
     notebookPath: notebookPath(),
-    cellIds: cellIds(
-      'Ids of the cells to read, in the order wanted. Takes priority over startIndex/endIndex.'
-    ),
+    cellIds: {
+      ...cellIds(
+        'Ids of the cells to read, in the order wanted (at least one). Takes priority over startIndex/endIndex.'
+      ),
+      minItems: 1
+    },
     startIndex: {
       ...index('Zero-based index of the first cell of the range to read.'),
       default: 0
@@ -196,9 +199,12 @@ export const TOOL_INPUT_SCHEMAS: Record<ToolName, JSONSchema> = {
 
   jupyter_get_cell_access: object({
     notebookPath: notebookPath(),
-    cellIds: cellIds(
-      'Ids of the cells to report on. Takes priority over startIndex/endIndex.'
-    ),
+    cellIds: {
+      ...cellIds(
+        'Ids of the cells to report on (at least one). Takes priority over startIndex/endIndex.'
+      ),
+      minItems: 1
+    },
     startIndex: {
       ...index('Zero-based index of the first cell of the range.'),
       default: 0

@@ -323,6 +323,11 @@ let data1 = data.cellIds;
 const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
+if(data1.length < 1){
+validate14.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
 var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
@@ -334,6 +339,7 @@ return false;
 var valid1 = _errs6 === errors;
 if(!valid1){
 break;
+}
 }
 }
 }
@@ -452,6 +458,11 @@ let data1 = data.cellIds;
 const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
+if(data1.length < 1){
+validate15.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
 var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
@@ -463,6 +474,7 @@ return false;
 var valid1 = _errs6 === errors;
 if(!valid1){
 break;
+}
 }
 }
 }

@@ -142,12 +142,19 @@ describe('InputValidator.validate', () => {
       'Invalid argument "cellIds": must have at most 100 items.',
       { field: 'cellIds', rule: 'maxItems' }
     );
-    expectInvalid(
+    for (const tool of [
       'jupyter_run_cells',
-      { cellIds: [] },
-      'Invalid argument "cellIds": must not be empty.',
-      { field: 'cellIds', rule: 'minItems' }
-    );
+      'jupyter_get_cells',
+      'jupyter_get_cell_access'
+    ] as const) {
+      // an empty list is a mistake, never a silent empty answer
+      expectInvalid(
+        tool,
+        { cellIds: [] },
+        'Invalid argument "cellIds": must not be empty.',
+        { field: 'cellIds', rule: 'minItems' }
+      );
+    }
     expectInvalid(
       'jupyter_list_workspace',
       { path: 5 },
