@@ -81,6 +81,8 @@ export interface IRegistrationStatus {
   pending: boolean;
   registered: string[];
   failed: IRegistrationFailure[];
+  /** The tools the owner turned off in the settings (not registered). */
+  disabled: string[];
 }
 
 /**

@@ -81,6 +81,21 @@ export class ActivityModel implements IDisposable {
     return status.pending ? 'looking' : 'unavailable';
   }
 
+  /** How many finished calls are kept. */
+  get limit(): number {
+    return this._limit;
+  }
+
+  set limit(value: number) {
+    const limit = Math.max(1, Math.floor(value));
+    if (!Number.isFinite(limit) || limit === this._limit) {
+      return;
+    }
+    this._limit = limit;
+    this._finished = this._finished.slice(0, limit);
+    this._schedule(0);
+  }
+
   /** The running calls (newest first), then the finished ones, newest first. */
   get rows(): readonly IToolCall[] {
     const running = [...this._active.values()].sort(newestFirst);
@@ -162,7 +177,7 @@ export class ActivityModel implements IDisposable {
   }
 
   private readonly _registry: IWebMcpRegistry | null;
-  private readonly _limit: number;
+  private _limit: number;
   private readonly _active = new Map<number, IToolCall>();
   private _finished: IToolCall[] = [];
   /** The running calls `changed` was emitted for. */

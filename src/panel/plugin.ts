@@ -5,6 +5,7 @@ import {
 } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { INotebookTracker } from '@jupyterlab/notebook';
+import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
@@ -90,7 +91,8 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
     ITranslator,
     ICommandPalette,
     ILayoutRestorer,
-    IReviewStore
+    IReviewStore,
+    ISettingRegistry
   ],
   activate: (
     app: JupyterFrontEnd,
@@ -100,7 +102,8 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
     translator: ITranslator | null,
     palette: ICommandPalette | null,
     restorer: ILayoutRestorer | null,
-    review: IReviewStore | null
+    review: IReviewStore | null,
+    settingRegistry: ISettingRegistry | null
   ): void => {
     const set = new DisposableSet();
     agentPanel = set;
@@ -108,6 +111,26 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
 
     const panel = new AgentPanel({ translator });
     const activityModel = new ActivityModel({ registry });
+    if (settingRegistry) {
+      const apply = (settings: ISettingRegistry.ISettings) => {
+        const size = settings.composite.activityHistorySize;
+        if (typeof size === 'number') {
+          activityModel.limit = size;
+        }
+      };
+      void settingRegistry
+        .load(agentPanelPlugin.id)
+        .then(settings => {
+          apply(settings);
+          settings.changed.connect(apply);
+        })
+        .catch(reason => {
+          console.warn(
+            'jupyterlite-webmcp: the Agent panel settings could not be read.',
+            reason
+          );
+        });
+    }
     const accessModel = new AccessTabModel({ tracker, access });
     panel.addTab(
       new AccessPanel({ model: accessModel, translator }),

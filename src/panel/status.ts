@@ -14,7 +14,8 @@ export function statusText(
   translator: ITranslator = nullTranslator
 ): { text: string; title: string } {
   const trans = translator.load('jupyterlite-webmcp');
-  const { available, pending, registered, failed } = registry.status;
+  const { available, pending, registered, failed, disabled } =
+    registry.status;
   const active = registry.activeCalls;
   if (!available) {
     return pending
@@ -31,7 +32,7 @@ export function statusText(
           )
         };
   }
-  const total = registry.toolNames.length;
+  const total = registry.toolNames.length - disabled.length;
   let text =
     failed.length > 0
       ? trans.__('WebMCP: %1 of %2 tools', registered.length, total)
@@ -52,6 +53,16 @@ export function statusText(
     if (progress) {
       lines.push(trans.__('%1: %2', call.tool, progress.message));
     }
+  }
+  if (disabled.length > 0) {
+    lines.push(
+      trans._n(
+        '%1 tool turned off in the settings: %2',
+        '%1 tools turned off in the settings: %2',
+        disabled.length,
+        disabled.join(', ')
+      )
+    );
   }
   for (const failure of failed) {
     lines.push(

@@ -6,6 +6,7 @@ import {
 import { IDocumentManager } from '@jupyterlab/docmanager';
 import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
 import { INotebookTracker } from '@jupyterlab/notebook';
+import { ISettingRegistry } from '@jupyterlab/settingregistry';
 
 import { ACCESS_METADATA_KEY } from '../access/model';
 import { NotebookVisibilityCache } from '../access/visibility';
@@ -31,7 +32,12 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
   description: 'Registers the notebook tools on document.modelContext.',
   autoStart: true,
   requires: [INotebookTracker, IDocumentManager, IAgentAccess, IReviewStore],
-  optional: [ILabShell, IDefaultFileBrowser, IOutputSelectionTracker],
+  optional: [
+    ILabShell,
+    IDefaultFileBrowser,
+    IOutputSelectionTracker,
+    ISettingRegistry
+  ],
   provides: IWebMcpRegistry,
   activate: (
     app: JupyterFrontEnd,
@@ -41,7 +47,8 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
     review: IReviewStore,
     labShell: ILabShell | null,
     fileBrowser: IDefaultFileBrowser | null,
-    outputSelection: IOutputSelectionTracker | null
+    outputSelection: IOutputSelectionTracker | null,
+    settingRegistry: ISettingRegistry | null
   ): IWebMcpRegistry => {
     const env: IJupyterEnvironment = {
       app,
@@ -72,8 +79,34 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
       }),
       validator: new InputValidator()
     });
-    registry.start();
-    return registry;
+    const started = registry;
+    if (!settingRegistry) {
+      started.start();
+      return started;
+    }
+    // the tools the owner turned off are never registered, not even briefly
+    const apply = (settings: ISettingRegistry.ISettings) => {
+      const value = settings.composite.disabledTools;
+      void started.setDisabledTools(
+        Array.isArray(value)
+          ? value.filter((name): name is string => typeof name === 'string')
+          : []
+      );
+    };
+    settingRegistry
+      .load(plugin.id)
+      .then(settings => {
+        apply(settings);
+        settings.changed.connect(apply);
+      })
+      .catch(reason => {
+        console.warn(
+          'jupyterlite-webmcp: the tool settings could not be read; every tool is offered.',
+          reason
+        );
+      })
+      .finally(() => started.start());
+    return started;
   },
   deactivate: (): void => {
     registry?.dispose();

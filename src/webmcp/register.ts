@@ -2,8 +2,10 @@
  * The one module that touches the page's model context.
  *
  * It finds `document.modelContext` (or `navigator.modelContext` on older
- * runtimes), registers every tool with an abort signal, reports each failed
- * registration on its own, and unregisters everything when disposed. A
+ * runtimes), registers every tool with an abort signal of its own, reports
+ * each failed registration on its own, unregisters a tool the owner turns
+ * off (and registers it again when turned back on), and unregisters
+ * everything when disposed. A
  * polyfill that installs WebMCP after start-up is picked up by a bounded
  * series of re-checks. `execute` never throws: every outcome, including an
  * unexpected exception, becomes the result envelope.
@@ -126,6 +128,24 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     return this._tools.map(tool => tool.name);
   }
 
+  /** The tools the owner turned off (never registered while off). */
+  get disabledTools(): string[] {
+    return this._tools
+      .map(tool => tool.name)
+      .filter(name => this._disabled.has(name));
+  }
+
+  /**
+   * Turns tools off (unregistered at once) and the others on (registered
+   * again if they were off). Unknown names are ignored. Resolves once the
+   * registrations match.
+   */
+  setDisabledTools(names: Iterable<string>): Promise<void> {
+    const known = new Set(this.toolNames);
+    this._disabled = new Set([...names].filter(name => known.has(name)));
+    return this._reconcile();
+  }
+
   get isDisposed(): boolean {
     return this._disposed;
   }
@@ -233,15 +253,9 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
       clearTimeout(this._timer);
       this._timer = null;
     }
-    this._controller.abort();
-    for (const unregister of this._unregisters) {
-      try {
-        unregister();
-      } catch {
-        // The runtime is going away with us; nothing left to undo.
-      }
+    for (const name of [...this._handles.keys()]) {
+      this._unregisterOne(name);
     }
-    this._unregisters = [];
     this._active.clear();
     this._history = [];
     Signal.clearData(this);
@@ -268,34 +282,58 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     }
   }
 
-  private async _registerAll(context: IModelContext): Promise<void> {
-    this._setStatus({
-      available: true,
-      pending: true,
-      registered: [],
-      failed: []
-    });
-    const registered: string[] = [];
-    const failed: IRegistrationFailure[] = [];
-    for (const tool of this._tools) {
-      if (this._disposed) {
+  private _registerAll(context: IModelContext): Promise<void> {
+    this._context = context;
+    return this._reconcile();
+  }
+
+  /**
+   * Makes the registrations match what is wanted (every tool not turned
+   * off), one reconciliation at a time, then publishes the status.
+   */
+  private _reconcile(): Promise<void> {
+    const run = async () => {
+      const context = this._context;
+      if (!context || this._disposed) {
         return;
       }
-      try {
-        await this._registerOne(context, tool);
-        registered.push(tool.name);
-      } catch (error) {
-        const reason =
-          error instanceof Error ? error.message || error.name : String(error);
-        failed.push({ name: tool.name, reason });
-        this._log.warn(
-          `jupyterlite-webmcp: could not register the tool ${tool.name}: ${reason}`
-        );
+      this._setStatus({ ...this._status, available: true, pending: true });
+      const failed: IRegistrationFailure[] = [];
+      for (const tool of this._tools) {
+        if (this._disposed) {
+          return;
+        }
+        const wanted = !this._disabled.has(tool.name);
+        const registered = this._handles.has(tool.name);
+        if (!wanted && registered) {
+          this._unregisterOne(tool.name);
+        } else if (wanted && !registered) {
+          try {
+            await this._registerOne(context, tool);
+          } catch (error) {
+            const reason =
+              error instanceof Error
+                ? error.message || error.name
+                : String(error);
+            failed.push({ name: tool.name, reason });
+            this._log.warn(
+              `jupyterlite-webmcp: could not register the tool ${tool.name}: ${reason}`
+            );
+          }
+        }
       }
-    }
-    if (!this._disposed) {
-      this._setStatus({ available: true, pending: false, registered, failed });
-    }
+      if (!this._disposed) {
+        this._setStatus({
+          available: true,
+          pending: false,
+          registered: this.toolNames.filter(name => this._handles.has(name)),
+          failed,
+          disabled: this.disabledTools
+        });
+      }
+    };
+    this._reconciling = this._reconciling.then(run, run);
+    return this._reconciling;
   }
 
   private async _registerOne(
@@ -310,9 +348,8 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
       annotations: { ...tool.annotations },
       execute: (input, options) => this.execute(tool, input, options)
     };
-    let handle = context.registerTool(native, {
-      signal: this._controller.signal
-    });
+    const controller = new AbortController();
+    let handle = context.registerTool(native, { signal: controller.signal });
     if (handle && typeof (handle as Promise<unknown>).then === 'function') {
       handle = await handle;
     }
@@ -320,12 +357,29 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     // the signal.
     const unregister = (handle as { unregister?: unknown } | undefined)
       ?.unregister;
-    if (typeof unregister === 'function') {
-      this._unregisters.push(() => unregister.call(handle));
-    }
+    this._handles.set(tool.name, {
+      controller,
+      unregister:
+        typeof unregister === 'function'
+          ? () => unregister.call(handle)
+          : null
+    });
     if (this._disposed) {
-      this._unregisters.forEach(fn => fn());
-      this._unregisters = [];
+      this._unregisterOne(tool.name);
+    }
+  }
+
+  private _unregisterOne(name: string): void {
+    const handle = this._handles.get(name);
+    if (!handle) {
+      return;
+    }
+    this._handles.delete(name);
+    handle.controller.abort();
+    try {
+      handle.unregister?.();
+    } catch {
+      // the runtime forgot it already; nothing left to undo
     }
   }
 
@@ -345,8 +399,14 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
   private readonly _log: Pick<Console, 'warn'>;
   private readonly _historySize: number;
   private _history: IToolCall[] = [];
-  private readonly _controller = new AbortController();
-  private _unregisters: Array<() => void> = [];
+  /** The registered tools, each with what unregisters it. */
+  private _handles = new Map<
+    string,
+    { controller: AbortController; unregister: (() => void) | null }
+  >();
+  private _disabled = new Set<string>();
+  private _context: IModelContext | null = null;
+  private _reconciling: Promise<void> = Promise.resolve();
   private _timer: ReturnType<typeof setTimeout> | null = null;
   private _started = false;
   private _disposed = false;
@@ -356,7 +416,8 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     available: false,
     pending: true,
     registered: [],
-    failed: []
+    failed: [],
+    disabled: []
   };
   private _statusChanged = new Signal<this, IRegistrationStatus>(this);
   private _callChanged = new Signal<this, IToolCall>(this);

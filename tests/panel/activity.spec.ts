@@ -36,7 +36,8 @@ class FakeRegistry implements IWebMcpRegistry {
     available: true,
     pending: false,
     registered: ['jupyter_get_cells'],
-    failed: []
+    failed: [],
+    disabled: []
   };
   readonly statusChanged: Signal<IWebMcpRegistry, IRegistrationStatus> =
     new Signal(this);

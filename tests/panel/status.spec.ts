@@ -14,7 +14,8 @@ class FakeRegistry implements IWebMcpRegistry {
     available: true,
     pending: false,
     registered: ['jupyter_get_context', 'jupyter_get_cells'],
-    failed: []
+    failed: [],
+    disabled: []
   } as unknown as IRegistrationStatus;
   readonly statusChanged: Signal<IWebMcpRegistry, IRegistrationStatus> =
     new Signal(this);

@@ -95,7 +95,8 @@ describe('WebMcpRegistry', () => {
       available: true,
       pending: false,
       registered: ['jupyter_get_context', 'jupyter_get_output_selection'],
-      failed: []
+      failed: [],
+      disabled: []
     });
     const native = context.tools.get('jupyter_get_context')!;
     expect(native.description).toBe('The jupyter_get_context tool.');
@@ -103,6 +104,52 @@ describe('WebMcpRegistry', () => {
       readOnlyHint: true,
       untrustedContentHint: true
     });
+    registry.dispose();
+    expect(context.tools.size).toBe(0);
+  });
+
+  it('unregisters a tool turned off at once, and registers it again when back on', async () => {
+    const context = new FakeModelContext();
+    const registry = new WebMcpRegistry({
+      tools: [
+        tool('jupyter_get_context', async () => ({ ok: 1 })),
+        tool('jupyter_get_output_selection', async () => null)
+      ],
+      validator,
+      findModelContext: () => context,
+      log: quiet
+    });
+    // turned off before WebMCP is found: never registered
+    await registry.setDisabledTools(['jupyter_get_output_selection', 'nope']);
+    registry.start();
+    await settle();
+    await registry.setDisabledTools(registry.disabledTools);
+    expect([...context.tools.keys()]).toEqual(['jupyter_get_context']);
+    expect(registry.status).toMatchObject({
+      registered: ['jupyter_get_context'],
+      disabled: ['jupyter_get_output_selection']
+    });
+    const statuses: string[][] = [];
+    registry.statusChanged.connect((_, status) =>
+      statuses.push(status.registered)
+    );
+    await registry.setDisabledTools(['jupyter_get_context']);
+    expect([...context.tools.keys()]).toEqual(['jupyter_get_output_selection']);
+    expect(registry.status).toMatchObject({
+      registered: ['jupyter_get_output_selection'],
+      disabled: ['jupyter_get_context'],
+      failed: []
+    });
+    expect(statuses.at(-1)).toEqual(['jupyter_get_output_selection']);
+    await registry.setDisabledTools([]);
+    expect([...context.tools.keys()].sort()).toEqual([
+      'jupyter_get_context',
+      'jupyter_get_output_selection'
+    ]);
+    expect(registry.status.disabled).toEqual([]);
+    // the re-registered tool answers
+    const result = await context.call('jupyter_get_context', {});
+    expect(parsed(result)).toEqual({ ok: 1 });
     registry.dispose();
     expect(context.tools.size).toBe(0);
   });
@@ -180,7 +227,8 @@ describe('WebMcpRegistry', () => {
         available: false,
         pending: false,
         registered: [],
-        failed: []
+        failed: [],
+        disabled: []
       });
       expect(quiet.warn).not.toHaveBeenCalled();
       registry.dispose();
