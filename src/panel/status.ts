@@ -14,8 +14,7 @@ export function statusText(
   translator: ITranslator = nullTranslator
 ): { text: string; title: string } {
   const trans = translator.load('jupyterlite-webmcp');
-  const { available, pending, registered, failed, disabled } =
-    registry.status;
+  const { available, pending, registered, failed, disabled } = registry.status;
   const active = registry.activeCalls;
   if (!available) {
     return pending

@@ -360,9 +360,7 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     this._handles.set(tool.name, {
       controller,
       unregister:
-        typeof unregister === 'function'
-          ? () => unregister.call(handle)
-          : null
+        typeof unregister === 'function' ? () => unregister.call(handle) : null
     });
     if (this._disposed) {
       this._unregisterOne(tool.name);
