@@ -85,6 +85,14 @@ export interface IRegistrationStatus {
   disabled: string[];
 }
 
+/** A tool this app offers, as the status item lists it. */
+export interface IToolSummary {
+  name: string;
+  title: string;
+  /** The annotations declared to the runtime (`readOnlyHint`, ...). */
+  annotations: Readonly<Record<string, boolean>>;
+}
+
 /**
  * The WebMCP registration of this app's tools: whether WebMCP is available,
  * what is registered, the calls in progress and the recent ones.
@@ -98,6 +106,8 @@ export interface IWebMcpRegistry {
   /** The most recent finished calls, oldest first, bounded. */
   readonly history: readonly IToolCall[];
   readonly toolNames: string[];
+  /** Every tool this app offers, with its title and annotations. */
+  readonly tools: readonly IToolSummary[];
 }
 
 /** The token of the WebMCP registration. */

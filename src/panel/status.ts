@@ -1,12 +1,18 @@
 /**
  * The status-bar item: whether WebMCP is available, how many tools are
- * registered, and the call in progress. It never claims an agent is
- * connected: WebMCP cannot know that.
+ * registered, and the call in progress; pressing it lists the tools with
+ * their annotations. It never claims an agent is connected: WebMCP cannot
+ * know that.
  */
-import { type ITranslator, nullTranslator } from '@jupyterlab/translation';
+import { type Popup, showPopup } from '@jupyterlab/statusbar';
+import {
+  type ITranslator,
+  nullTranslator,
+  type TranslationBundle
+} from '@jupyterlab/translation';
 import { Widget } from '@lumino/widgets';
 
-import { type IWebMcpRegistry } from '../tokens';
+import { type IToolSummary, type IWebMcpRegistry } from '../tokens';
 
 /** The text and tooltip of the item for a registry's state. */
 export function statusText(
@@ -74,6 +80,96 @@ export function statusText(
   return { text, title: lines.join('\n') };
 }
 
+/** An annotation in words, for the tool list. */
+export function annotationWords(key: string, trans: TranslationBundle): string {
+  switch (key) {
+    case 'readOnlyHint':
+      return trans.__('reads only');
+    case 'untrustedContentHint':
+      return trans.__('returns notebook content (untrusted)');
+    case 'consequentialHint':
+      return trans.__('consequential');
+    case 'destructiveHint':
+      return trans.__('may destroy data');
+    case 'idempotentHint':
+      return trans.__('idempotent');
+    case 'openWorldHint':
+      return trans.__('reaches outside the page');
+    default:
+      return key;
+  }
+}
+
+/** What a tool's annotations say, in words ("changes the notebook" when none). */
+function toolTraits(tool: IToolSummary, trans: TranslationBundle): string {
+  const words = Object.entries(tool.annotations)
+    .filter(([, value]) => value === true)
+    .map(([key]) => annotationWords(key, trans));
+  if (tool.annotations.readOnlyHint !== true) {
+    words.unshift(trans.__('can change things'));
+  }
+  return words.join(', ');
+}
+
+/**
+ * The list the status item opens: every tool this app offers, whether it is
+ * registered, turned off in the settings or failed to register, with its
+ * title and its annotations in words.
+ */
+export class ToolList extends Widget {
+  constructor(registry: IWebMcpRegistry, translator: ITranslator) {
+    super();
+    const trans = translator.load('jupyterlite-webmcp');
+    this.addClass('jp-WebMcpToolList');
+    this.node.tabIndex = -1;
+    this.node.setAttribute('role', 'dialog');
+    const headingId = `jp-webmcp-tools-${++ToolList._count}`;
+    this.node.setAttribute('aria-labelledby', headingId);
+    const heading = document.createElement('h2');
+    heading.id = headingId;
+    heading.textContent = trans.__('Agent tools (WebMCP)');
+    const { available, registered, disabled, failed } = registry.status;
+    const note = document.createElement('p');
+    note.className = 'jp-WebMcpToolList-note';
+    note.textContent = available
+      ? trans.__(
+          'Offered to agents on document.modelContext. WebMCP cannot tell whether an agent is connected; the Activity tab shows what agents call.'
+        )
+      : trans.__(
+          'This browser has no WebMCP: no tool is offered. In Chromium, start it with --enable-features=WebMCP.'
+        );
+    const list = document.createElement('ul');
+    list.className = 'jp-WebMcpToolList-list';
+    const failures = new Map(failed.map(item => [item.name, item.reason]));
+    for (const tool of registry.tools) {
+      const item = document.createElement('li');
+      const state = disabled.includes(tool.name)
+        ? trans.__('turned off in the settings')
+        : failures.has(tool.name)
+          ? trans.__('not registered: %1', failures.get(tool.name)!)
+          : registered.includes(tool.name)
+            ? ''
+            : trans.__('not registered');
+      item.dataset.state = state ? 'off' : 'on';
+      const name = document.createElement('code');
+      name.textContent = tool.name;
+      const title = document.createElement('span');
+      title.className = 'jp-WebMcpToolList-title';
+      title.textContent = tool.title;
+      const traits = document.createElement('span');
+      traits.className = 'jp-WebMcpToolList-traits';
+      traits.textContent = state
+        ? `${state}. ${toolTraits(tool, trans)}`
+        : toolTraits(tool, trans);
+      item.append(name, title, traits);
+      list.appendChild(item);
+    }
+    this.node.append(heading, note, list);
+  }
+
+  private static _count = 0;
+}
+
 /**
  * How long a call runs before the item shows it as running: long enough that
  * a quick call never touches the page, short enough to read as immediate.
@@ -97,17 +193,46 @@ export class WebMcpStatus extends Widget {
   ) {
     super();
     this.addClass('jp-WebMcpStatus');
+    this.addClass('jp-mod-highlighted');
     this.node.setAttribute('role', 'status');
+    // the text is a button: pressing it lists the tools
+    this._button.type = 'button';
+    this._button.className = 'jp-WebMcpStatus-button jp-StatusBar-TextItem';
+    this._button.setAttribute('aria-haspopup', 'dialog');
+    this._button.setAttribute('aria-expanded', 'false');
+    this._button.addEventListener('click', this._toggle);
+    this.node.appendChild(this._button);
     this._registry.statusChanged.connect(this._schedule, this);
     this._registry.callChanged.connect(this._schedule, this);
     this._render();
   }
+
+  /** Opens (or closes) the list of tools. */
+  private readonly _toggle = (): void => {
+    if (this._popup && !this._popup.isDisposed) {
+      this._popup.dispose();
+      return;
+    }
+    const body = new ToolList(this._registry, this._translator);
+    const popup = showPopup({ body, anchor: this, align: 'left' });
+    this._popup = popup;
+    this._button.setAttribute('aria-expanded', 'true');
+    popup.disposed.connect(() => {
+      this._popup = null;
+      this._button.setAttribute('aria-expanded', 'false');
+      if (body.node.contains(document.activeElement)) {
+        this._button.focus();
+      }
+    });
+    body.node.focus();
+  };
 
   dispose(): void {
     if (this.isDisposed) {
       return;
     }
     this._cancel();
+    this._popup?.dispose();
     this._registry.statusChanged.disconnect(this._schedule, this);
     this._registry.callChanged.disconnect(this._schedule, this);
     super.dispose();
@@ -123,7 +248,8 @@ export class WebMcpStatus extends Widget {
   private _schedule(): void {
     const next = this._state();
     const node = this.node;
-    const shown = node.textContent === next.text && node.title === next.title;
+    const shown =
+      this._button.textContent === next.text && node.title === next.title;
     if (shown && this.hasClass('jp-mod-active') === next.active) {
       // e.g. a call that ended before it was shown: nothing to do
       this._cancel();
@@ -153,8 +279,8 @@ export class WebMcpStatus extends Widget {
   /** Write the current state, touching only what differs from the page. */
   private _render(): void {
     const { text, title, active } = this._state();
-    if (this.node.textContent !== text) {
-      this.node.textContent = text;
+    if (this._button.textContent !== text) {
+      this._button.textContent = text;
     }
     if (this.node.title !== title) {
       this.node.title = title;
@@ -166,4 +292,6 @@ export class WebMcpStatus extends Widget {
 
   private _timer: ReturnType<typeof setTimeout> | null = null;
   private _timerDelay = 0;
+  private readonly _button = document.createElement('button');
+  private _popup: Popup | null = null;
 }

@@ -20,6 +20,7 @@ import {
   type IRegistrationStatus,
   type IToolCall,
   type IToolProgress,
+  type IToolSummary,
   type IWebMcpRegistry
 } from '../tokens';
 import { errorResult, successResult } from './results';
@@ -126,6 +127,15 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
   /** The names of the tools this registry offers. */
   get toolNames(): string[] {
     return this._tools.map(tool => tool.name);
+  }
+
+  /** Every tool this registry offers, with its title and annotations. */
+  get tools(): IToolSummary[] {
+    return this._tools.map(tool => ({
+      name: tool.name,
+      title: tool.title,
+      annotations: { ...tool.annotations }
+    }));
   }
 
   /** The tools the owner turned off (never registered while off). */

@@ -45,6 +45,7 @@ class FakeRegistry implements IWebMcpRegistry {
   activeCalls: IToolCall[] = [];
   history: IToolCall[] = [];
   toolNames = ['jupyter_get_cells'];
+  tools = [];
   now = 1_000;
 
   start(tool: string, notebookPath: string | null = 'a.ipynb'): IToolCall {

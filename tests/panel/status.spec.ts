@@ -5,6 +5,7 @@ import { RUNNING_DELAY_MS, WebMcpStatus } from '../../src/panel/status';
 import {
   type IRegistrationStatus,
   type IToolCall,
+  type IToolSummary,
   type IWebMcpRegistry
 } from '../../src/tokens';
 
@@ -23,6 +24,18 @@ class FakeRegistry implements IWebMcpRegistry {
   activeCalls: IToolCall[] = [];
   history: IToolCall[] = [];
   toolNames = ['jupyter_get_context', 'jupyter_get_cells'];
+  tools: IToolSummary[] = [
+    {
+      name: 'jupyter_get_context',
+      title: 'Get context',
+      annotations: { readOnlyHint: true, untrustedContentHint: true }
+    },
+    {
+      name: 'jupyter_get_cells',
+      title: 'Get cells',
+      annotations: { readOnlyHint: false, consequentialHint: true }
+    }
+  ];
 
   start(tool: string): IToolCall {
     const call = { tool } as unknown as IToolCall;
@@ -145,5 +158,32 @@ describe('WebMcpStatus', () => {
     item.dispose();
     registry.start('jupyter_run_cells');
     expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('lists the tools with their annotations when pressed, and closes again', () => {
+    registry.status = {
+      ...registry.status,
+      registered: ['jupyter_get_context'],
+      disabled: ['jupyter_get_cells']
+    };
+    const button = item.node.querySelector('button')!;
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    button.click();
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+    const list = document.querySelector('.jp-WebMcpToolList')!;
+    expect(list.getAttribute('role')).toBe('dialog');
+    expect(document.activeElement).toBe(list);
+    const rows = [...list.querySelectorAll('li')].map(li => li.textContent);
+    expect(rows).toEqual([
+      'jupyter_get_contextGet contextreads only, returns notebook content (untrusted)',
+      'jupyter_get_cellsGet cellsturned off in the settings. can change things, consequential'
+    ]);
+    expect(list.textContent).toContain(
+      'WebMCP cannot tell whether an agent is connected'
+    );
+    button.click();
+    expect(document.querySelector('.jp-WebMcpToolList')).toBeNull();
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(button);
   });
 });

@@ -51,6 +51,40 @@ test.describe('registration', () => {
       'title',
       new RegExp(`${IMPLEMENTED.length} notebook tools registered`)
     );
+    // on the status bar's line: its text centred as its neighbours' text is
+    const centre = (box: { y: number; height: number } | null) =>
+      box ? box.y + box.height / 2 : NaN;
+    const neighbour = jupyter.page
+      .locator('#jp-main-statusbar .jp-StatusBar-TextItem')
+      .filter({ hasNotText: /WebMCP/ })
+      .first();
+    const button = item.getByRole('button');
+    const [ours, theirs] = [
+      centre(await button.boundingBox()),
+      centre(await neighbour.boundingBox())
+    ];
+    expect(Math.abs(ours - theirs)).toBeLessThanOrEqual(1);
+
+    // pressing it (here by keyboard) lists the tools with their annotations
+    await button.focus();
+    await jupyter.page.keyboard.press('Enter');
+    const list = jupyter.page.getByRole('dialog', {
+      name: 'Agent tools (WebMCP)'
+    });
+    await expect(list).toBeVisible();
+    await expect(list).toBeFocused();
+    await expect(list.getByRole('listitem')).toHaveCount(IMPLEMENTED.length);
+    await expect(
+      list.getByRole('listitem').filter({ hasText: 'jupyter_get_context' })
+    ).toContainText('reads only');
+    await expect(
+      list.getByRole('listitem').filter({ hasText: 'jupyter_delete_cell' })
+    ).toContainText(
+      'can change things, returns notebook content (untrusted), consequential'
+    );
+    await jupyter.page.keyboard.press('Escape');
+    await expect(list).toHaveCount(0);
+    await expect(button).toBeFocused();
   });
 
   test('deactivating the extension unregisters every tool', async ({
