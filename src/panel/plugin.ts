@@ -25,6 +25,7 @@ import { ActivityModel } from './activity-model';
 import { CommentsPanel } from './comments';
 import { CommentsTabModel } from './comments-model';
 import { AgentPanel, TabRanks } from './panel';
+import { AgentPresence } from './presence';
 import { revealAnchor, revealCell } from './reveal';
 import { WebMcpStatus } from './status';
 
@@ -149,6 +150,10 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
     set.add(panel);
     set.add(activityModel);
     set.add(accessModel);
+    if (registry) {
+      // while a tool acts on a cell, the cell says so
+      set.add(new AgentPresence({ registry, access, translator }));
+    }
     if (review) {
       const commentsModel = new CommentsTabModel({
         tracker,

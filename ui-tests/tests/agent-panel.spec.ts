@@ -275,7 +275,15 @@ test.describe('the Agent panel, live', () => {
     const panel = await openPanel(jupyter, human);
     const rows = activityRows(panel);
 
+    const cell = await jupyter.cell(0);
+    const input = cell.locator('.jp-Cell-inputWrapper');
+    const before = await input.boundingBox();
     const call = await agent.start('jupyter_run_cells', { cellIds: ['slow'] });
+    // the cell says the agent runs it, painted over its input: nothing
+    // moves (the outputs below grow as they come)
+    const presence = cell.locator('.jp-AgentPresence');
+    await expect(presence).toHaveText('Agent running', { timeout: 30_000 });
+    expect(await input.boundingBox()).toEqual(before);
     const row = rows.filter({ hasText: 'jupyter_run_cells' }).first();
     await expect(row).toHaveAttribute('aria-busy', 'true', {
       timeout: 30_000
@@ -293,6 +301,8 @@ test.describe('the Agent panel, live', () => {
       'ok'
     );
     await expect(row).not.toContainText('running cell');
+    // and it goes a moment after the call ended
+    await expect(presence).toHaveCount(0);
     // it lasted the cell's three seconds
     await expect(row.locator('.jp-AgentPanel-activityDuration')).toHaveText(
       /^([3-9]|[1-5]\d)\.\d s$/

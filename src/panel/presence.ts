@@ -1,0 +1,269 @@
+/**
+ * The agent's presence on a cell: while a tool call reads, edits or runs a
+ * cell, that cell says so ("Agent reading"), in a label drawn over the
+ * cell's prompt area and an outline, both painted over the layout (nothing
+ * moves). A call that lasts shows while it runs; a quick call shows once it
+ * has answered, briefly, so the page is never touched while a quick call is
+ * in flight (Chromium would run a frame of the whole page before handing the
+ * result back; see WebMcpStatus). Every label stays at least HOLD_MS.
+ */
+import type { Cell } from '@jupyterlab/cells';
+import {
+  type ITranslator,
+  nullTranslator,
+  type TranslationBundle
+} from '@jupyterlab/translation';
+import { type IDisposable } from '@lumino/disposable';
+
+import { inputWrapper } from '../common/cell-dom';
+import {
+  type CellActivityKind,
+  type IAgentAccess,
+  type IToolCall,
+  type IWebMcpRegistry
+} from '../tokens';
+import { RUNNING_DELAY_MS } from './status';
+
+/** The class of a cell the agent is acting on (its kind in `data-agent-activity`). */
+export const PRESENCE_CELL_CLASS = 'jp-mod-agentPresent';
+
+/** The class of the label. */
+export const PRESENCE_LABEL_CLASS = 'jp-AgentPresence';
+
+/** How long a label stays at least, so a person can read it. */
+export const HOLD_MS = 1500;
+
+/** The words of a label. */
+export function presenceText(
+  kind: CellActivityKind,
+  trans: TranslationBundle
+): string {
+  switch (kind) {
+    case 'editing':
+      return trans.__('Agent editing');
+    case 'running':
+      return trans.__('Agent running');
+    default:
+      return trans.__('Agent reading');
+  }
+}
+
+interface IShown {
+  cell: Cell;
+  label: HTMLElement;
+  kind: CellActivityKind;
+  /** When it was drawn; it stays until at least HOLD_MS after. */
+  since: number;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+export class AgentPresence implements IDisposable {
+  constructor(options: AgentPresence.IOptions) {
+    this._registry = options.registry;
+    this._access = options.access;
+    this._trans = (options.translator ?? nullTranslator).load(
+      'jupyterlite-webmcp'
+    );
+    this._now = options.now ?? (() => Date.now());
+    this._registry.callChanged.connect(this._onCall, this);
+  }
+
+  get isDisposed(): boolean {
+    return this._isDisposed;
+  }
+
+  dispose(): void {
+    if (this._isDisposed) {
+      return;
+    }
+    this._isDisposed = true;
+    this._registry.callChanged.disconnect(this._onCall, this);
+    for (const timer of this._pending.values()) {
+      clearTimeout(timer);
+    }
+    this._pending.clear();
+    for (const shown of [...this._shown.values()]) {
+      this._remove(shown);
+    }
+  }
+
+  private _onCall(_: IWebMcpRegistry, call: IToolCall): void {
+    const activity = call.activity;
+    if (call.finishedAt === null) {
+      if (!activity) {
+        return;
+      }
+      this._last.set(call.id, { ...activity });
+      // show a call that lasts; never touch the page before that
+      const started = call.startedAt;
+      const wait = Math.max(0, started + RUNNING_DELAY_MS - this._now());
+      this._defer(call.id, wait, () =>
+        this._show(
+          call.id,
+          activity.notebookPath,
+          activity.cellId,
+          activity.kind
+        )
+      );
+      return;
+    }
+    // the call answered: its last cell shows briefly (drawn after the
+    // answer), or the label it had is held, then goes
+    const shown = this._shown.get(call.id);
+    const last = this._last.get(call.id) ?? null;
+    this._last.delete(call.id);
+    if (shown) {
+      this._cancel(call.id);
+      this._scheduleRemoval(shown);
+    } else if (last || activityOf(call)) {
+      const target = last ?? activityOf(call)!;
+      this._defer(call.id, 0, () => {
+        this._show(call.id, target.notebookPath, target.cellId, target.kind);
+        const drawn = this._shown.get(call.id);
+        if (drawn) {
+          this._scheduleRemoval(drawn);
+        }
+      });
+    }
+  }
+
+  /** Runs `action` for a call after `wait`, replacing what was pending. */
+  private _defer(id: number, wait: number, action: () => void): void {
+    this._cancel(id);
+    this._pending.set(
+      id,
+      setTimeout(() => {
+        this._pending.delete(id);
+        if (!this._isDisposed) {
+          action();
+        }
+      }, wait)
+    );
+  }
+
+  private _cancel(id: number): void {
+    const timer = this._pending.get(id);
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      this._pending.delete(id);
+    }
+  }
+
+  private _show(
+    id: number,
+    path: string,
+    cellId: string,
+    kind: CellActivityKind
+  ): void {
+    const cell =
+      this._access
+        .findPanel(path)
+        ?.content.widgets.find(widget => widget.model.id === cellId) ?? null;
+    const previous = this._shown.get(id);
+    if (previous && previous.cell === cell && previous.kind === kind) {
+      return;
+    }
+    if (previous) {
+      this._remove(previous);
+    }
+    const host = cell ? inputWrapper(cell) : null;
+    if (!cell || !host) {
+      // not on screen here (another tab, or not rendered): nothing to show
+      return;
+    }
+    const label = document.createElement('div');
+    label.className = PRESENCE_LABEL_CLASS;
+    label.dataset.agentActivity = kind;
+    label.textContent = presenceText(kind, this._trans);
+    host.appendChild(label);
+    cell.node.classList.add(PRESENCE_CELL_CLASS);
+    cell.node.dataset.agentActivity = kind;
+    this._shown.set(id, { cell, label, kind, since: this._now(), timer: null });
+  }
+
+  private _scheduleRemoval(shown: IShown): void {
+    if (shown.timer !== null) {
+      return;
+    }
+    const left = Math.max(0, shown.since + HOLD_MS - this._now());
+    shown.timer = setTimeout(() => this._remove(shown), left);
+  }
+
+  private _remove(shown: IShown): void {
+    if (shown.timer !== null) {
+      clearTimeout(shown.timer);
+      shown.timer = null;
+    }
+    shown.label.remove();
+    for (const [id, entry] of this._shown) {
+      if (entry === shown) {
+        this._shown.delete(id);
+      }
+    }
+    // another call may still be on the same cell
+    const still = [...this._shown.values()].find(
+      entry => entry.cell === shown.cell
+    );
+    if (still) {
+      shown.cell.node.dataset.agentActivity = still.kind;
+    } else if (!shown.cell.isDisposed) {
+      shown.cell.node.classList.remove(PRESENCE_CELL_CLASS);
+      delete shown.cell.node.dataset.agentActivity;
+    }
+  }
+
+  private readonly _registry: IWebMcpRegistry;
+  private readonly _access: IAgentAccess;
+  private readonly _trans: TranslationBundle;
+  private readonly _now: () => number;
+  private readonly _pending = new Map<number, ReturnType<typeof setTimeout>>();
+  private readonly _shown = new Map<number, IShown>();
+  /** The last cell each running call acted on. */
+  private readonly _last = new Map<
+    number,
+    { notebookPath: string; cellId: string; kind: CellActivityKind }
+  >();
+  private _isDisposed = false;
+}
+
+export namespace AgentPresence {
+  export interface IOptions {
+    registry: IWebMcpRegistry;
+    access: IAgentAccess;
+    translator?: ITranslator | null;
+    /** The clock (tests). */
+    now?: () => number;
+  }
+}
+
+/**
+ * The cell a finished call acted on last, from the call itself: its record
+ * keeps the cells, and its activity is cleared when it ends.
+ */
+function activityOf(
+  call: IToolCall
+): { notebookPath: string; cellId: string; kind: CellActivityKind } | null {
+  const cellId = call.cellIds[call.cellIds.length - 1];
+  if (!call.notebookPath || !cellId) {
+    return null;
+  }
+  return {
+    notebookPath: call.notebookPath,
+    cellId,
+    kind: kindOfTool(call.tool)
+  };
+}
+
+/** What a tool does to the cells it names. */
+function kindOfTool(tool: string): CellActivityKind {
+  if (tool === 'jupyter_run_cells') {
+    return 'running';
+  }
+  if (
+    /^jupyter_(insert|update|delete)_cell$/.test(tool) ||
+    /^jupyter_(create|reply|resolve|reopen)_comment$/.test(tool)
+  ) {
+    return 'editing';
+  }
+  return 'reading';
+}
