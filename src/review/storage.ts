@@ -238,6 +238,17 @@ function messagesOf(thread: IStoredThread): string[] {
   return thread.messages.map(message => message.createdAt);
 }
 
+/** `value` and everything in it made read-only; returns it. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) {
+      deepFreeze(item);
+    }
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** No stored value seen yet (or a model whose raw value cannot be seen). */
 const UNKNOWN_RAW = Symbol('unknown');
 
@@ -284,8 +295,10 @@ class ReadCache {
     }
     if (this._stored === null) {
       this._raw = raw;
-      this._stored = readStoredThreads(
-        this._model.getMetadata(REVIEW_METADATA_KEY)
+      // shared by every read until the next change: frozen, so a caller
+      // that changed one in place would fail instead of changing the others'
+      this._stored = deepFreeze(
+        readStoredThreads(this._model.getMetadata(REVIEW_METADATA_KEY))
       );
     }
     return this._stored;

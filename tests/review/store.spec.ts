@@ -802,5 +802,14 @@ describe('reads kept between changes', () => {
     seen.pop();
     expect(b.store.threads(b.model)).toHaveLength(1);
     expect(b.store.allThreads(b.model)).toHaveLength(1);
+    // the threads in it are shared until the next change, and read-only
+    const [thread] = b.store.allThreads(b.model);
+    expect(() => thread.messages.push(thread.messages[0])).toThrow(TypeError);
+    expect(() => {
+      (thread.messages[0] as { body: string }).body = 'changed';
+    }).toThrow(TypeError);
+    expect(b.store.getThread(b.model, id)?.messages.map(m => m.body)).toEqual([
+      'from a'
+    ]);
   });
 });
