@@ -597,7 +597,7 @@ test.describe('review threads under real-time collaboration', () => {
       // save request can go unanswered when a document change cancels the
       // server's save task before it starts (its handler catches Exception,
       // and CancelledError is not one), which leaves the page's save, and
-      // so jupyter_save_notebook, waiting for ever (seen once in 7 runs)
+      // so jupyter_save_notebook, waiting for ever (seen once in 10 runs)
       const cellIds = Array.from({ length: CELLS }, (_, i) => `rtc-cell-${i}`);
       await expect(async () => {
         const file = await savedNotebook(baseURL!, path);
