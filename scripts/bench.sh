@@ -5,8 +5,10 @@
 # empty registered tool, in JupyterLab and headless Chromium with WebMCP.
 # Prints the table and writes it to .bench/results.md. Also (run.bench.ts) the
 # overhead of running 100 trivial cells with jupyter_run_cells against the
-# notebook's own Run All, on the same kernel: .bench/run-results.md. Run one
-# with e.g. `./scripts/bench.sh run.bench.ts`. Informational: it fails only
+# notebook's own Run All, on the same kernel: .bench/run-results.md. And
+# (review.bench.ts) jupyter_list_comments and jupyter_get_comment with 500
+# review threads on 5,000 cells against 5 threads on 50 cells:
+# .bench/review-results.md. Run one with e.g. `./scripts/bench.sh run.bench.ts`. Informational: it fails only
 # when the run itself breaks, never on a timing. See docs/benchmarks.md.
 #
 # First it prints the size of the built labextension (every file gzipped

@@ -220,7 +220,9 @@ export const IOutputSelectionTracker = new Token<IOutputSelectionTracker>(
  * listed nor counted. The rest is unfiltered: callers check access first.
  * Works on any notebook model, a live one or one built from its file; writes
  * are merged so that collaborators writing at once lose nothing (see
- * docs/review-format.md).
+ * docs/review-format.md). What a read returns is read-only: the lists are
+ * new arrays, but the threads' messages and anchors are shared by every read
+ * until the notebook changes, and frozen.
  */
 export interface IReviewStore {
   /**

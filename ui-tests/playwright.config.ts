@@ -4,8 +4,10 @@
  *   npx playwright test -c ui-tests/playwright.config.ts [--project NAME]
  *
  * Projects: lab, notebook, lite (native WebMCP), no-webmcp (JupyterLab in a
- * browser without WebMCP) and mcp-client (JupyterLab, tools reached by an MCP
- * client through @mcp-b/global). Each app server is a `webServer` started for
+ * browser without WebMCP), mcp-client (JupyterLab, tools reached by an MCP
+ * client through @mcp-b/global) and rtc (the `*-rtc.spec.ts` files only, on
+ * lab-rtc: JupyterLab with real-time collaboration, which the lab and
+ * notebook servers run without). Each app server is a `webServer` started for
  * the run on a free port of 127.0.0.1 by servers/start.py, and only when a
  * selected project needs it.
  */
@@ -27,10 +29,10 @@ process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 
 const REPO = path.resolve(__dirname, '..');
 
-type ServerName = 'lab' | 'notebook' | 'lite';
+type ServerName = 'lab' | 'notebook' | 'lite' | 'lab-rtc';
 type Ports = Record<ServerName, number>;
 
-const SERVERS: ServerName[] = ['lab', 'notebook', 'lite'];
+const SERVERS: ServerName[] = ['lab', 'notebook', 'lite', 'lab-rtc'];
 
 /**
  * Free ports, chosen once by the runner and inherited by the workers through
@@ -98,14 +100,16 @@ const WEBMCP_FLAG = '--enable-features=WebMCP';
  */
 const MCP_CLIENT_NATIVE = process.env.UI_TESTS_MCP_NATIVE === '1';
 
-type ProjectName = 'lab' | 'notebook' | 'lite' | 'no-webmcp' | 'mcp-client';
+type ProjectName =
+  'lab' | 'notebook' | 'lite' | 'no-webmcp' | 'mcp-client' | 'rtc';
 
 const SERVER_OF: Record<ProjectName, ServerName> = {
   lab: 'lab',
   notebook: 'notebook',
   lite: 'lite',
   'no-webmcp': 'lab',
-  'mcp-client': 'lab'
+  'mcp-client': 'lab',
+  rtc: 'lab-rtc'
 };
 
 /**
@@ -145,6 +149,7 @@ function selectedProjects(argv: string[]): ProjectName[] {
 const SERVER_TIMEOUT: Record<ServerName, number> = {
   lab: 120_000,
   notebook: 120_000,
+  'lab-rtc': 120_000,
   // may first rebuild demo/_output (seconds with demo/.cache, minutes without)
   lite: 600_000
 };
@@ -174,6 +179,9 @@ function webServer(server: ServerName): WebServer {
   };
 }
 
+/** The specs that need real-time collaboration: only the rtc project runs them. */
+const RTC_SPECS = /-rtc\.spec\.ts$/;
+
 const needed = new Set(
   selectedProjects(process.argv).map(name => SERVER_OF[name])
 );
@@ -186,7 +194,7 @@ function project(
   const native = options.webmcp ?? true;
   return {
     name,
-    testIgnore: /mcp-client.*\.spec\.ts$/,
+    testIgnore: [/mcp-client.*\.spec\.ts$/, RTC_SPECS],
     grepInvert: /@no-webmcp\b/,
     ...extra,
     use: {
@@ -264,6 +272,18 @@ export default defineConfig<IAppOptions>({
         testIgnore: undefined,
         testMatch: /mcp-client.*\.spec\.ts$/,
         grepInvert: /@no-webmcp\b/
+      }
+    ),
+    // two browser contexts on one notebook of a server with real-time
+    // collaboration: the only project that starts lab-rtc, for its own specs
+    project(
+      'rtc',
+      { appKind: 'lab' },
+      {
+        testIgnore: undefined,
+        testMatch: RTC_SPECS,
+        grepInvert: /@no-webmcp\b|@lite-only\b/,
+        timeout: 180_000
       }
     )
   ],

@@ -20,7 +20,7 @@ import { ToolError } from '../common/errors';
 import { boundChars, boundUtf8, utf8Length } from '../common/text';
 import { LIMITS } from '../limits';
 import {
-  anchorStatus,
+  anchorStatus as anchorStatusOf,
   type IAnchorStatus,
   outputAnchor,
   rangeOfText,
@@ -119,6 +119,17 @@ function invalidAnchor(key: string, message: string): ToolError {
 
 // ---------------------------------------------------------------------------
 // Threads as the agent may see them
+
+/**
+ * Where a thread's anchor stands now, its cell found through the model's
+ * index rather than a scan of every cell (a list reads up to 50 threads).
+ */
+function anchorStatus(
+  model: ISharedNotebook,
+  thread: IReviewThread
+): IAnchorStatus {
+  return anchorStatusOf(model, thread, cellIndexOf);
+}
 
 /** A thread the agent may see, with its anchored cell's place now. */
 interface IVisibleThread {
@@ -326,17 +337,15 @@ export async function listComments(
     }
     const visible = services.review.threads(model);
     const matching = visible
-      .map((thread, order) => ({ thread, order }))
+      .map((thread, order) => ({ thread, order, time: createdTime(thread) }))
       .filter(
         ({ thread }) =>
           (status === 'all' || thread.status === status) &&
           (cellId === null || thread.anchor.cellId === cellId)
       )
-      // newest first; of two created at once, the later stored first
-      .sort(
-        (a, b) =>
-          createdTime(b.thread) - createdTime(a.thread) || b.order - a.order
-      );
+      // newest first; of two created at once, the later stored first (each
+      // time parsed once, not once per comparison)
+      .sort((a, b) => b.time - a.time || b.order - a.order);
     const result: IListCommentsResult = {
       notebookPath: path,
       counts: services.review.counts(model),

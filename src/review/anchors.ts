@@ -404,13 +404,19 @@ export function outputMatches(
  * cell exists and says `outputChanged` when the output at its index is gone
  * or differs from the one commented on (an output without a stored
  * fingerprint cannot be compared, and is changed only when gone).
+ *
+ * `indexOf` finds the first cell holding an id; by default a scan of every
+ * cell's id. Callers that read many threads of a large notebook pass an
+ * index kept up to date instead (src/jupyter/model-index.ts), so a list
+ * does not scan the notebook once per thread.
  */
 export function anchorStatus(
   model: ISharedNotebook,
-  thread: IReviewThread
+  thread: IReviewThread,
+  indexOf: (model: ISharedNotebook, cellId: string) => number = scanIndexOf
 ): IAnchorStatus {
   const anchor = thread.anchor;
-  const cellIndex = model.cells.findIndex(cell => cell.id === anchor.cellId);
+  const cellIndex = indexOf(model, anchor.cellId);
   const base = { kind: anchor.kind, cellId: anchor.cellId };
   const outputIndex = anchor.outputIndex ?? 0;
   if (cellIndex === -1) {
@@ -440,4 +446,9 @@ export function anchorStatus(
     default:
       return { ...found, state: 'exact' };
   }
+}
+
+/** The index of the first cell holding `cellId`, or -1: a scan. */
+function scanIndexOf(model: ISharedNotebook, cellId: string): number {
+  return model.cells.findIndex(cell => cell.id === cellId);
 }

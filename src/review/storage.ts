@@ -7,7 +7,12 @@
  * JupyterLab import at run time.
  */
 
-import type { ISharedNotebook, NotebookChange } from '@jupyter/ydoc';
+import type {
+  CellChange,
+  ISharedCell,
+  ISharedNotebook,
+  NotebookChange
+} from '@jupyter/ydoc';
 import type { PartialJSONObject } from '@lumino/coreutils';
 import { type ISignal, Signal } from '@lumino/signaling';
 
@@ -87,7 +92,14 @@ function hiddenCellIds(
  * is told so. Only the cells threads point at are read.
  */
 export function agentVisibleThreads(model: ISharedNotebook): IReviewThread[] {
-  const threads = storedThreads(model);
+  return visibleOf(model, storedThreads(model));
+}
+
+/** Of `threads` (stored in `model`), those the agent may see. */
+function visibleOf<T extends IReviewThread>(
+  model: ISharedNotebook,
+  threads: T[]
+): T[] {
   if (threads.length === 0) {
     return threads;
   }
@@ -226,6 +238,135 @@ function messagesOf(thread: IStoredThread): string[] {
   return thread.messages.map(message => message.createdAt);
 }
 
+/** `value` and everything in it made read-only; returns it. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) {
+      deepFreeze(item);
+    }
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** No stored value seen yet (or a model whose raw value cannot be seen). */
+const UNKNOWN_RAW = Symbol('unknown');
+
+/**
+ * The review value as the shared document holds it, not copied: a new
+ * object whenever the value is replaced, so its identity tells whether a
+ * read is still current. Only a `YNotebook` (whose `ymeta` holds the
+ * metadata map) shows it; for any other model, UNKNOWN_RAW.
+ */
+function rawReviewValue(model: ISharedNotebook): unknown {
+  const ymeta = (model as { ymeta?: { get(key: string): unknown } }).ymeta;
+  const metadata = ymeta?.get('metadata') as
+    { get?: (key: string) => unknown } | undefined;
+  return typeof metadata?.get === 'function'
+    ? metadata.get(REVIEW_METADATA_KEY)
+    : UNKNOWN_RAW;
+}
+
+/**
+ * What a read of a model's threads found, kept until the model changes in a
+ * way that could change it: the review key (a write, a collaborator's write,
+ * a hand edit), the cell list (a thread's cell added or removed), or a
+ * cell's metadata (its agent access). The notebook's signals are emitted at
+ * the end of the transaction that made the change, so the store also drops
+ * the cache itself after each of its own writes, and a read first checks
+ * that the stored value is still the object it read. Reading the stored value
+ * copies and checks every thread, and telling hidden threads apart reads
+ * every cell's id: on a notebook of 500 threads and 5,000 cells that is most
+ * of a comment tool's time, repeated by every call of an agent that reads
+ * one thread after another.
+ */
+class ReadCache {
+  constructor(model: ISharedNotebook) {
+    this._model = model;
+    model.changed.connect(this._onModelChanged, this);
+  }
+
+  /** Every stored thread, as stored (hidden ones included). */
+  stored(): IStoredThread[] {
+    const raw = rawReviewValue(this._model);
+    if (raw !== this._raw) {
+      // replaced, even inside a transaction not yet announced
+      this.invalidate();
+    }
+    if (this._stored === null) {
+      this._raw = raw;
+      // shared by every read until the next change: frozen, so a caller
+      // that changed one in place would fail instead of changing the others'
+      this._stored = deepFreeze(
+        readStoredThreads(this._model.getMetadata(REVIEW_METADATA_KEY))
+      );
+    }
+    return this._stored;
+  }
+
+  /** Every stored thread, without what only the merge needs. */
+  all(): IReviewThread[] {
+    const stored = this.stored();
+    if (this._all === null) {
+      this._all = stored.map(publicThread);
+    }
+    return this._all;
+  }
+
+  /** The threads the agent may see. */
+  visible(): IReviewThread[] {
+    const all = this.all();
+    if (this._visible === null) {
+      // from here on a cell's metadata change may hide or show a thread
+      for (const cell of this._model.cells) {
+        if (!this._cells.has(cell)) {
+          this._cells.add(cell);
+          cell.changed.connect(this._onCellChanged, this);
+        }
+      }
+      this._visible = visibleOf(this._model, all);
+    }
+    return this._visible;
+  }
+
+  /** Forget what was read. */
+  invalidate(): void {
+    this._stored = null;
+    this._all = null;
+    this._visible = null;
+  }
+
+  dispose(): void {
+    this._model.changed.disconnect(this._onModelChanged, this);
+    for (const cell of this._cells) {
+      cell.changed.disconnect(this._onCellChanged, this);
+    }
+    this._cells.clear();
+    this.invalidate();
+  }
+
+  private _onModelChanged(_: ISharedNotebook, change: NotebookChange): void {
+    if (change.metadataChange?.has(REVIEW_METADATA_KEY)) {
+      this.invalidate();
+    } else if (change.cellsChange) {
+      this._visible = null;
+    }
+  }
+
+  private _onCellChanged(_: ISharedCell, change: CellChange): void {
+    if (change.metadataChange) {
+      this._visible = null;
+    }
+  }
+
+  private readonly _model: ISharedNotebook;
+  private readonly _cells = new Set<ISharedCell>();
+  private _raw: unknown = UNKNOWN_RAW;
+  private _stored: IStoredThread[] | null = null;
+  private _all: IReviewThread[] | null = null;
+  private _visible: IReviewThread[] | null = null;
+}
+
 /**
  * The review store: the threads of any notebook model (live, or built from
  * its file), as the agent may see them, and every write to them.
@@ -245,17 +386,17 @@ export class ReviewStore implements IReviewStore {
 
   /** The agent-visible threads of a notebook, in stored order. */
   threads(model: ISharedNotebook): IReviewThread[] {
-    return agentVisibleThreads(model);
+    return [...this._cache(model).visible()];
   }
 
   /** The agent-visible thread counts of a notebook. */
   counts(model: ISharedNotebook): IReviewCounts {
-    return agentVisibleCounts(model);
+    return countThreads(this._cache(model).visible());
   }
 
   /** Every thread of a notebook, hidden ones included (the human side). */
   allThreads(model: ISharedNotebook): IReviewThread[] {
-    return storedThreads(model);
+    return [...this._cache(model).all()];
   }
 
   /** A thread by id, whatever its cell's access; null when there is none. */
@@ -347,9 +488,32 @@ export class ReviewStore implements IReviewStore {
   dispose(): void {
     for (const model of this._watched) {
       model.changed.disconnect(this._onModelChanged, this);
+      model.disposed.disconnect(this._onModelDisposed, this);
     }
     this._watched.clear();
+    for (const [model, cache] of this._caches) {
+      cache.dispose();
+      model.disposed.disconnect(this._onCachedModelDisposed, this);
+    }
+    this._caches.clear();
     Signal.clearData(this);
+  }
+
+  /** The read cache of a model, made on its first read. */
+  private _cache(model: ISharedNotebook): ReadCache {
+    let cache = this._caches.get(model);
+    if (!cache) {
+      cache = new ReadCache(model);
+      this._caches.set(model, cache);
+      model.disposed.connect(this._onCachedModelDisposed, this);
+    }
+    return cache;
+  }
+
+  private _onCachedModelDisposed(model: ISharedNotebook): void {
+    model.disposed.disconnect(this._onCachedModelDisposed, this);
+    this._caches.get(model)?.dispose();
+    this._caches.delete(model);
   }
 
   private _message(
@@ -366,9 +530,9 @@ export class ReviewStore implements IReviewStore {
 
   private _stored(model: ISharedNotebook, threadId: string) {
     return (
-      readStoredThreads(model.getMetadata(REVIEW_METADATA_KEY)).find(
-        thread => thread.id === threadId
-      ) ?? null
+      this._cache(model)
+        .stored()
+        .find(thread => thread.id === threadId) ?? null
     );
   }
 
@@ -417,6 +581,9 @@ export class ReviewStore implements IReviewStore {
     if (value === canonicalJson(current)) {
       return false;
     }
+    // the notebook tells of this write only at the end of its transaction,
+    // which may be an outer one: the next read must not wait for that
+    this._caches.get(model)?.invalidate();
     model.transact(() => {
       // Keys sorted, as in the files 0.1.1 annotated: `threads`, `version`.
       const stored: { threads: IStoredThread[]; version: number } = {
@@ -428,6 +595,7 @@ export class ReviewStore implements IReviewStore {
         stored as unknown as PartialJSONObject
       );
     });
+    this._caches.get(model)?.invalidate();
     return true;
   }
 
@@ -445,6 +613,10 @@ export class ReviewStore implements IReviewStore {
   }
 
   private _onModelChanged(model: ISharedNotebook, change: NotebookChange) {
+    if (change.metadataChange?.has(REVIEW_METADATA_KEY)) {
+      // before anything here reads: the cache's own listener may come later
+      this._caches.get(model)?.invalidate();
+    }
     const state = this._models.get(model);
     if (!state || !change.metadataChange?.has(REVIEW_METADATA_KEY)) {
       return;
@@ -468,6 +640,7 @@ export class ReviewStore implements IReviewStore {
   }
 
   private _changed = new Signal<IReviewStore, { model: ISharedNotebook }>(this);
+  private _caches = new Map<ISharedNotebook, ReadCache>();
   private _models = new WeakMap<ISharedNotebook, IModelState>();
   private _watched = new Set<ISharedNotebook>();
 }

@@ -570,3 +570,26 @@ describe('the threads of the notebook 0.1.1 annotated', () => {
     expect(anchorStatus(model, output).outputChanged).toBe(true);
   });
 });
+
+describe('anchorStatus, with the cell index given', () => {
+  it('finds the cell through the index it is given, as the scan would', () => {
+    notebook(code('c1', 'a = 1'), code('c2', 'b = 2'), code('c2', 'dup'));
+    const lookups: string[] = [];
+    const indexOf = (_: unknown, cellId: string) => {
+      lookups.push(cellId);
+      return model.cells.findIndex(candidate => candidate.id === cellId);
+    };
+    for (const cellId of ['c1', 'c2', 'gone']) {
+      const thread = threadOn({ kind: 'cell', cellId });
+      expect(anchorStatus(model, thread, indexOf)).toEqual(
+        anchorStatus(model, thread)
+      );
+    }
+    expect(lookups).toEqual(['c1', 'c2', 'gone']);
+    expect(
+      anchorStatus(model, threadOn({ kind: 'cell', cellId: 'c2' }))
+    ).toMatchObject({
+      cellIndex: 1
+    });
+  });
+});

@@ -728,3 +728,88 @@ describe('two browsers, many random interleavings', () => {
     expect(failures).toEqual([]);
   });
 });
+
+describe('reads kept between changes', () => {
+  it('a read after any change that matters sees it', () => {
+    const model = notebook();
+    const reviews = store();
+    const { id } = reviews.createThread(model, {
+      anchor: cell('c2'),
+      body: 'kept?',
+      author: ADA
+    });
+    expect(reviews.threads(model).map(t => t.id)).toEqual([id]);
+
+    // the cell's access: hidden, then shown again
+    setAccess(model.cells[1], 'none');
+    expect(reviews.threads(model)).toEqual([]);
+    expect(reviews.counts(model)).toEqual({ openThreads: 0, totalThreads: 0 });
+    setAccess(model.cells[1], 'write');
+    expect(reviews.counts(model)).toEqual({ openThreads: 1, totalThreads: 1 });
+
+    // a new cell with that id, hidden: a cell id held twice is hidden if
+    // any of its cells is
+    model.insertCells(2, [code('c2', 'again')]);
+    setAccess(model.cells[2], 'none');
+    expect(reviews.threads(model)).toEqual([]);
+    model.deleteCell(2);
+    expect(reviews.threads(model).map(t => t.id)).toEqual([id]);
+
+    // a hand edit of the stored value (no store involved): resolved later
+    const edited = raw(model);
+    edited.threads[0].status = 'resolved';
+    edited.threads[0].statusChangedAt = '2099-01-01T00:00:00.000Z';
+    model.setMetadata(REVIEW_METADATA_KEY, edited as never);
+    expect(reviews.getThread(model, id)?.status).toBe('resolved');
+    expect(reviews.counts(model)).toEqual({ openThreads: 0, totalThreads: 1 });
+  });
+
+  it('a read inside an outer transaction sees the store’s own writes', () => {
+    const model = notebook();
+    const reviews = store();
+    model.transact(() => {
+      const { id } = reviews.createThread(model, {
+        anchor: cell('c1'),
+        body: 'first',
+        author: ADA,
+        now: at(0)
+      });
+      const replied = reviews.reply(model, id, {
+        body: 'second',
+        author: AGENT_AUTHOR,
+        now: at(1)
+      });
+      expect(replied.messages.map(m => m.body)).toEqual(['first', 'second']);
+      expect(reviews.setStatus(model, id, 'resolved').status).toBe('resolved');
+      expect(reviews.counts(model)).toEqual({
+        openThreads: 0,
+        totalThreads: 1
+      });
+    });
+  });
+
+  it('another browser’s write shows in the next read, and the read is a copy', () => {
+    const [a, b] = browsers();
+    expect(b.store.threads(b.model)).toEqual([]);
+    const { id } = a.store.createThread(a.model, {
+      anchor: cell('c1'),
+      body: 'from a',
+      author: ADA
+    });
+    send(a, b);
+    const seen = b.store.threads(b.model);
+    expect(seen.map(t => t.id)).toEqual([id]);
+    seen.pop();
+    expect(b.store.threads(b.model)).toHaveLength(1);
+    expect(b.store.allThreads(b.model)).toHaveLength(1);
+    // the threads in it are shared until the next change, and read-only
+    const [thread] = b.store.allThreads(b.model);
+    expect(() => thread.messages.push(thread.messages[0])).toThrow(TypeError);
+    expect(() => {
+      (thread.messages[0] as { body: string }).body = 'changed';
+    }).toThrow(TypeError);
+    expect(b.store.getThread(b.model, id)?.messages.map(m => m.body)).toEqual([
+      'from a'
+    ]);
+  });
+});

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Start one app server for the browser tests, isolated from the user's setup.
 
-    python ui-tests/servers/start.py {lab|notebook|lite} PORT
+    python ui-tests/servers/start.py {lab|notebook|lab-rtc|lite} PORT
 
 Playwright's ``webServer`` runs this once per run and stops it at the end
 (SIGTERM to the process group, see playwright.config.ts).
@@ -15,6 +15,20 @@ lab, notebook
     ``fixtures/``. The repository's built labextension
     (``jupyterlite_webmcp/labextension``) is put first on ``JUPYTER_PATH``, so
     the servers load it even if it is not installed in the environment.
+
+    Real-time collaboration (``jupyter-collaboration``, installed for
+    lab-rtc) is off in both: its server extension (``jupyter_server_ydoc``,
+    with the file-id service it brings) is disabled on the command line and
+    its labextensions are not linked, so they run as they did before it was
+    installed: single user, documents loaded and saved through the contents
+    API.
+
+lab-rtc
+    JupyterLab as ``lab``, with real-time collaboration on: the
+    ``jupyter_server_ydoc`` server extension and the ``@jupyter/docprovider``
+    and ``@jupyter/collaboration`` labextensions. Every browser that opens a
+    notebook joins one shared document, which the server saves to disk. Its
+    Yjs store and session file live in the temporary directory too.
 
 lite
     Serves a JupyterLite site with ``demo/serve.py`` (COOP/COEP headers):
@@ -59,6 +73,12 @@ DEFAULT_SITE = DEMO / "_output"
 PRIVATE_SITE = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site"
 SITE_MARKER = ".jupyterlite-webmcp-demo"
 TMP_PREFIX = "jlwebmcp-ui-"
+SERVER_KINDS = ("lab", "notebook", "lab-rtc")
+#: the server extensions of jupyter-collaboration, disabled unless kind is lab-rtc
+RTC_SERVER_EXTENSIONS = ("jupyter_server_ydoc", "jupyter_server_fileid")
+#: its labextensions: without the server extension they would try to join
+#: rooms that do not exist, so they are linked only for lab-rtc
+RTC_LABEXTENSIONS = ("@jupyter/docprovider-extension", "@jupyter/collaboration-extension")
 
 #: user settings written into the isolated settings dir: no news or update
 #: toasts popping over the notebook while the tests run
@@ -109,13 +129,14 @@ def is_lite_only(package: dict) -> bool:
     )
 
 
-def curate_labextensions(target: Path) -> list[str]:
+def curate_labextensions(target: Path, rtc: bool) -> list[str]:
     """Link the labextensions the server should load into ``target``.
 
     The repository's build comes first (whether or not it is installed), then
     every prebuilt extension of the environment except the JupyterLite-only
     ones (the Pyodide kernel's extension is installed here for the Lite build;
-    on a Jupyter server it only throws a console error on every page load).
+    on a Jupyter server it only throws a console error on every page load),
+    and, unless ``rtc``, jupyter-collaboration's.
     """
     from jupyter_core.paths import jupyter_path
 
@@ -141,7 +162,7 @@ def curate_labextensions(target: Path) -> list[str]:
             except (OSError, ValueError):
                 continue
             name = package.get("name")
-            if name and not is_lite_only(package):
+            if name and not is_lite_only(package) and (rtc or name not in RTC_LABEXTENSIONS):
                 link(name, pkg_json.parent)
     return linked
 
@@ -189,9 +210,18 @@ def server_env(dirs: dict[str, Path]) -> dict[str, str]:
 
 
 def server_command(kind: str, port: int, dirs: dict[str, Path]) -> list[str]:
-    app = "LabApp" if kind == "lab" else "JupyterNotebookApp"
-    module = "jupyterlab" if kind == "lab" else "notebook"
-    extra = ["--LabApp.extension_manager=readonly"] if kind == "lab" else []
+    lab = kind in ("lab", "lab-rtc")
+    app = "LabApp" if lab else "JupyterNotebookApp"
+    module = "jupyterlab" if lab else "notebook"
+    extra = ["--LabApp.extension_manager=readonly"] if lab else []
+    if kind == "lab-rtc":
+        extra += [
+            f"--SQLiteYStore.db_path={dirs['base'] / 'ystore.db'}",
+            f"--YDocExtension.session_store_path={dirs['base'] / 'collaboration_sessions.json'}",
+        ]
+    else:
+        # a key given here wins over the config files that enable it
+        extra += [f"--ServerApp.jpserver_extensions={name}=False" for name in RTC_SERVER_EXTENSIONS]
     return [
         sys.executable,
         "-m",
@@ -351,7 +381,7 @@ def start_lite(port: int) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or argv[0] not in ("lab", "notebook", "lite") or not argv[1].isdigit():
+    if len(argv) != 2 or argv[0] not in (*SERVER_KINDS, "lite") or not argv[1].isdigit():
         print(__doc__, file=sys.stderr)
         return 2
     kind, port = argv[0], int(argv[1])
@@ -368,7 +398,7 @@ def main(argv: list[str]) -> int:
     # the extension list is resolved with the server's own (isolated) paths
     os.environ.clear()
     os.environ.update(env)
-    curate_labextensions(dirs["labextensions"])
+    curate_labextensions(dirs["labextensions"], rtc=kind == "lab-rtc")
     log(f"{kind} on http://127.0.0.1:{port}/ serving {dirs['root']} (log: {log_path(kind)})")
     return run_until_stopped(server_command(kind, port, dirs), env, dirs["base"], log_path(kind))
 
