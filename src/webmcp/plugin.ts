@@ -14,6 +14,7 @@ import { NotebookResolver } from '../jupyter/notebook';
 import {
   IAgentAccess,
   IOutputSelectionTracker,
+  IProposals,
   IReviewStore,
   IWebMcpRegistry
 } from '../tokens';
@@ -31,7 +32,12 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
   description: 'Registers the notebook tools on document.modelContext.',
   autoStart: true,
   requires: [INotebookTracker, IDocumentManager, IAgentAccess, IReviewStore],
-  optional: [ILabShell, IDefaultFileBrowser, IOutputSelectionTracker],
+  optional: [
+    ILabShell,
+    IDefaultFileBrowser,
+    IOutputSelectionTracker,
+    IProposals
+  ],
   provides: IWebMcpRegistry,
   activate: (
     app: JupyterFrontEnd,
@@ -41,7 +47,8 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
     review: IReviewStore,
     labShell: ILabShell | null,
     fileBrowser: IDefaultFileBrowser | null,
-    outputSelection: IOutputSelectionTracker | null
+    outputSelection: IOutputSelectionTracker | null,
+    proposals: IProposals | null
   ): IWebMcpRegistry => {
     const env: IJupyterEnvironment = {
       app,
@@ -68,7 +75,8 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
         resolver,
         isNotebookVisible: entry => visibility.isVisible(entry),
         outputSelection,
-        review
+        review,
+        proposals
       }),
       validator: new InputValidator()
     });
