@@ -3,6 +3,7 @@ import { type JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { accessPlugin } from './access/plugin';
 import { provenancePlugin } from './access/provenance-plugin';
 import { agentPanelPlugin, statusPlugin } from './panel/plugin';
+import { proposePlugin } from './propose/plugin';
 import { reviewStorePlugin } from './review/plugin';
 import { outputSelectionPlugin } from './selection/plugin';
 import webmcpPlugin from './webmcp/plugin';
@@ -14,6 +15,7 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   outputSelectionPlugin,
   accessPlugin,
   reviewStorePlugin,
+  proposePlugin,
   agentPanelPlugin
 ];
 

@@ -5,7 +5,8 @@
 import base from './base.raw.css';
 import access from './access.raw.css';
 import panel from './panel.raw.css';
+import propose from './propose.raw.css';
 
 const style = document.createElement('style');
-style.textContent = base + access + panel;
+style.textContent = base + access + panel + propose;
 document.head.appendChild(style);

@@ -10,12 +10,14 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { DisposableSet } from '@lumino/disposable';
 
-import { IAgentAccess, IWebMcpRegistry } from '../tokens';
+import { CommandIDs as ProposeCommandIDs } from '../propose/commands';
+import { ProposeModeToggle } from '../propose/toggle';
+import { IAgentAccess, IProposals, IWebMcpRegistry } from '../tokens';
 import { AccessPanel } from './access-tab';
 import { AccessTabModel } from './access-tab-model';
 import { ActivityPanel } from './activity';
 import { ActivityModel } from './activity-model';
-import { AgentPanel, TabRanks } from './panel';
+import { AgentPanel, HeaderRanks, TabRanks } from './panel';
 import { revealCell } from './reveal';
 import { WebMcpStatus } from './status';
 
@@ -77,7 +79,13 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
     'The Agent panel: what the agent did (Activity) and what it may see or change (Access).',
   autoStart: true,
   requires: [INotebookTracker, IAgentAccess],
-  optional: [IWebMcpRegistry, ITranslator, ICommandPalette, ILayoutRestorer],
+  optional: [
+    IWebMcpRegistry,
+    ITranslator,
+    ICommandPalette,
+    ILayoutRestorer,
+    IProposals
+  ],
   activate: (
     app: JupyterFrontEnd,
     tracker: INotebookTracker,
@@ -85,7 +93,8 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
     registry: IWebMcpRegistry | null,
     translator: ITranslator | null,
     palette: ICommandPalette | null,
-    restorer: ILayoutRestorer | null
+    restorer: ILayoutRestorer | null,
+    proposals: IProposals | null
   ): void => {
     const set = new DisposableSet();
     agentPanel = set;
@@ -108,6 +117,18 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
       }),
       TabRanks.activity
     );
+    if (proposals) {
+      panel.addHeaderItem(
+        new ProposeModeToggle({
+          proposals,
+          translator,
+          onToggle: () => {
+            void app.commands.execute(ProposeCommandIDs.toggleProposeMode);
+          }
+        }),
+        HeaderRanks.proposeMode
+      );
+    }
     set.add(panel);
     set.add(activityModel);
     set.add(accessModel);
