@@ -208,6 +208,18 @@ test.describe('Propose mode', () => {
     await human.command(SET_MODE, { mode: 'propose' });
     const hash = await hashes(agent);
 
+    // a doomed write fails at once and shows nothing
+    const doomed = await agent.call(UPDATE, {
+      cellId: 'a',
+      source: 'x = 0',
+      expectedSourceHash: hash.b
+    });
+    expect(doomed.structured).toMatchObject({
+      error: 'STALE_CELL',
+      cellId: 'a'
+    });
+    await expect(page.getByRole('region', { name: BLOCK_NAME })).toHaveCount(0);
+
     // accept: the block shows the diff in words, takes the focus
     const first = await agent.start<IAccepted>(UPDATE, {
       cellId: 'a',
@@ -286,6 +298,10 @@ test.describe('Propose mode', () => {
         ).history ?? []
     );
     expect(history.at(-1)).toMatchObject({ actor: 'agent', action: 'edited' });
+    // one undo step: the human's Undo in the cell brings the old source back
+    await human.pressInEditor(0, 'Control+z');
+    await expect.poll(async () => (await human.cellSources())[0]).toBe('x = 1');
+    await page.keyboard.press('Escape');
 
     // deny with a reason, typed; Deny clicked
     const denied = await agent.start<IDenied>(UPDATE, {
@@ -425,7 +441,7 @@ test.describe('Propose mode', () => {
     });
   });
 
-  test('deleting the cell, renaming and closing the notebook auto-deny', async ({
+  test('deleting the cell, renaming, moving and closing the notebook auto-deny', async ({
     jupyter,
     human,
     agent
@@ -471,6 +487,28 @@ test.describe('Propose mode', () => {
       reason: expect.stringContaining(`renamed to "${newPath}"`)
     });
     await expect(page.getByRole('region', { name: BLOCK_NAME })).toHaveCount(0);
+
+    // the notebook moved to another directory
+    const moved = await agent.start<IDenied>(UPDATE, {
+      cellId: 'b',
+      source: 'y = 21',
+      expectedSourceHash: hash.b
+    });
+    await expect(await block(jupyter, 1)).toBeVisible();
+    const subdir = `${jupyter.dir}/sub`;
+    const movedPath = `${subdir}/renamed.ipynb`;
+    await page.evaluate(
+      async ([dir, from, to]) => {
+        await window.uiTests.mkdir(dir);
+        await window.jupyterapp!.serviceManager.contents.rename(from, to);
+      },
+      [subdir, newPath, movedPath] as const
+    );
+    expect((await moved.settled()).result!.structured).toMatchObject({
+      status: 'denied',
+      cellId: 'b',
+      reason: expect.stringContaining(`moved to "${movedPath}"`)
+    });
 
     // the notebook's last view closed
     const closed = await agent.start<IDenied>(UPDATE, {
