@@ -223,6 +223,10 @@ export interface IDeniedResult {
   reason: string | null;
 }
 
+/** What `jupyter_update_cell` may return. */
+export type UpdateResult =
+  ICellWriteResult | IAcceptedWriteResult | IDeniedResult;
+
 /**
  * Replace a cell's source, if it is still what the agent read. In Propose
  * mode (`proposals` given and switched on) the size, access and hash checks
@@ -232,9 +236,20 @@ export interface IDeniedResult {
 export async function updateCell(
   resolver: NotebookResolver,
   args: IUpdateArgs,
+  call?: ICallTrace
+): Promise<ICellWriteResult>;
+export async function updateCell(
+  resolver: NotebookResolver,
+  args: IUpdateArgs,
+  call: ICallTrace,
+  proposals: IProposals | null
+): Promise<UpdateResult>;
+export async function updateCell(
+  resolver: NotebookResolver,
+  args: IUpdateArgs,
   call: ICallTrace = NO_CALL,
   proposals: IProposals | null = null
-): Promise<ICellWriteResult | IAcceptedWriteResult | IDeniedResult> {
+): Promise<UpdateResult> {
   assertWritableSource(args.source);
   const notebook = await resolver.resolveLive(args.notebookPath, 'write');
   const { cell } = findCell(notebook.model, args.cellId, 'write');
