@@ -44,25 +44,36 @@ export const proposePlugin: JupyterFrontEndPlugin<IProposals> = {
     active = set;
     const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
     let settings: ISettingRegistry.ISettings | null = null;
+    // saves of the human's switches in flight: the settings read back while
+    // one is pending may be an older save's echo, never newer than the switch
+    let saving = 0;
+    const read = () => {
+      const mode = settings?.get('mode').composite;
+      if (saving === 0 && isProposeMode(mode)) {
+        service.applyMode(mode);
+      }
+    };
     const service = new ProposalService({
       persist: mode => {
-        if (settings && settings.get('mode').composite !== mode) {
-          settings.set('mode', mode).catch((reason: unknown) => {
-            console.warn('jupyterlite-webmcp: could not save the mode', reason);
-          });
+        if (!settings) {
+          return;
         }
+        saving++;
+        settings
+          .set('mode', mode)
+          .catch((reason: unknown) => {
+            console.warn('jupyterlite-webmcp: could not save the mode', reason);
+          })
+          .finally(() => {
+            saving--;
+            read();
+          });
       }
     });
     set.add(service);
     if (registry) {
       try {
         settings = await registry.load(PROPOSE_PLUGIN_ID);
-        const read = () => {
-          const mode = settings?.get('mode').composite;
-          if (isProposeMode(mode)) {
-            service.applyMode(mode);
-          }
-        };
         read();
         settings.changed.connect(read);
       } catch (reason) {
