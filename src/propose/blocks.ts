@@ -174,12 +174,16 @@ export class ProposalBlocks implements IDisposable {
       child.hasClass(INPUT_WRAPPER_CLASS)
     );
     if (!layout || index === undefined || index < 0) {
-      // a placeholder cell (windowing): once it renders
+      // a placeholder cell (windowing): once it renders, which bringing it
+      // into view does when the block is to take the focus
       void cell.ready.then(() => {
         if (this._service.pending().some(p => p.id === proposal.id)) {
           this._place(panel, proposal, focus);
         }
       });
+      if (focus && !isTyping(document.activeElement)) {
+        void this._scrollTo(panel, cell);
+      }
       return;
     }
     const block = new ProposalBlock({
@@ -201,11 +205,26 @@ export class ProposalBlocks implements IDisposable {
     block: ProposalBlock
   ): Promise<void> {
     if (!cell.inViewport) {
-      await panel.content.scrollToCell(cell, 'center');
+      await this._scrollTo(panel, cell);
+    }
+    // a cell just rendered by windowing may reach the page a frame later
+    for (let frame = 0; frame < 10 && !block.node.isConnected; frame++) {
+      await new Promise(resolve => requestAnimationFrame(resolve));
     }
     if (!block.isDisposed && !isTyping(document.activeElement)) {
       block.node.focus({ preventScroll: true });
       block.node.scrollIntoView({ block: 'nearest' });
+    }
+  }
+
+  /**
+   * Bring a cell into view without activating it (the notebook's
+   * `scrollToCell` activates the cell, which focuses its editor).
+   */
+  private async _scrollTo(panel: NotebookPanel, cell: Cell): Promise<void> {
+    const index = panel.content.widgets.indexOf(cell);
+    if (index >= 0) {
+      await panel.content.scrollToItem(index, 'center').catch(() => undefined);
     }
   }
 

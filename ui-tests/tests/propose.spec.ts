@@ -20,6 +20,7 @@ test.use({ failOnConsoleErrors: true });
 const UPDATE = 'jupyter_update_cell';
 const TOOLS = ['jupyter_get_cells', UPDATE];
 const SET_MODE = 'jupyterlite-webmcp:set-propose-mode';
+const TRACKER = '@jupyterlab/notebook-extension:tracker';
 const BLOCK_NAME = 'Agent proposes a change to this cell';
 
 interface ICell {
@@ -441,6 +442,58 @@ test.describe('Propose mode', () => {
     expect((await next.settled()).result!.structured).toMatchObject({
       status: 'denied',
       reason: null
+    });
+  });
+
+  test('full windowing: a proposal far down is brought into view, and its block stays with its cell', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    if (jupyter.kind !== 'lite') {
+      await jupyter.isolateSettings();
+    }
+    await jupyter.open();
+    const path = await jupyter.createNotebook(
+      'windowed.ipynb',
+      notebookOf(
+        Array.from({ length: 200 }, (_, i) => codeCell(`c${i}`, `v = ${i}`))
+      )
+    );
+    await human.setSetting(TRACKER, 'windowingMode', 'full');
+    if (jupyter.ui === 'notebook') {
+      await jupyter.open(path, { kernel: false });
+    } else {
+      await human.openNotebook(path, { kernel: false });
+    }
+    await agent.waitForTools(TOOLS);
+    await human.command(SET_MODE, { mode: 'propose' });
+    expect((await jupyter.notebookView()).windowingMode).toBe('full');
+    expect((await jupyter.cellView(150)).attached).toBe(false);
+    const read = await agent.call<{ cells: ICell[] }>('jupyter_get_cells', {
+      cellIds: ['c150']
+    });
+    const pending = await agent.start(UPDATE, {
+      cellId: 'c150',
+      source: 'v = 1500',
+      expectedSourceHash: read.structured!.cells[0].sourceHash
+    });
+    const region = jupyter.page.getByRole('region', { name: BLOCK_NAME });
+    await expect(region).toBeVisible();
+    await expect(region).toBeFocused();
+    await expect(region).toContainText('v = 1500');
+    // scrolled away and back, the block is still under its cell
+    await human.scrollToCell(0);
+    await expect(region).not.toBeInViewport();
+    await human.scrollToCell(150);
+    const cell = (await jupyter.notebook()).locator('.jp-Cell', {
+      has: region
+    });
+    await expect(cell).toContainText('v = 150');
+    await region.getByRole('button', { name: 'Accept' }).click();
+    expect((await pending.settled()).result!.structured).toMatchObject({
+      status: 'accepted',
+      cell: { id: 'c150', source: 'v = 1500' }
     });
   });
 
