@@ -3,6 +3,7 @@ import { type JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { accessPlugin } from './access/plugin';
 import { provenancePlugin } from './access/provenance-plugin';
 import { agentPanelPlugin, statusPlugin } from './panel/plugin';
+import { proposePlugin } from './propose/plugin';
 import { reviewBadgesPlugin, reviewStorePlugin } from './review/plugin';
 import { outputSelectionPlugin } from './selection/plugin';
 import webmcpPlugin from './webmcp/plugin';
@@ -15,6 +16,7 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   accessPlugin,
   reviewStorePlugin,
   reviewBadgesPlugin,
+  proposePlugin,
   agentPanelPlugin
 ];
 

@@ -19,6 +19,7 @@ import type {
   IReviewThread,
   ThreadStatus
 } from './review/storage';
+import { type IProposal, type ProposalOutcome } from './propose/store';
 import { type IOutputSelectionRecord } from './selection/visible';
 
 /** What a tool call is doing with a cell, for on-cell presence. */
@@ -266,4 +267,59 @@ export interface IReviewStore {
 export const IReviewStore = new Token<IReviewStore>(
   'jupyterlite-webmcp:IReviewStore',
   'The review threads stored in notebooks, as the agent may see them.'
+);
+
+/** Direct: agent edits apply at once. Propose: they wait for the human. */
+export type ProposeMode = 'direct' | 'propose';
+
+/**
+ * Propose mode: the human's Direct/Propose switch and the proposals that
+ * wait for their Accept or Deny. Only the human's commands and the Agent
+ * panel change the mode; `jupyter_update_cell` stages proposals through
+ * `propose` and never reports the mode itself.
+ */
+export interface IProposals {
+  /** The current mode. */
+  readonly mode: ProposeMode;
+  /** Emitted when the mode changes. */
+  readonly modeChanged: ISignal<IProposals, ProposeMode>;
+  /** Switch the mode (the human's commands; saved as a setting when there are settings). */
+  setMode(mode: ProposeMode): void;
+  /** Emitted when a proposal is staged or settles. */
+  readonly changed: ISignal<IProposals, IProposal>;
+  /** The proposals waiting for the human. */
+  pending(): readonly IProposal[];
+  /**
+   * Stage a proposal on a cell of an open notebook and wait for it to end.
+   * Throws PROPOSAL_ALREADY_PENDING, or ABORTED when the signal has fired.
+   */
+  propose(request: IProposals.IRequest): Promise<ProposalOutcome>;
+  /** The human accepts a proposal (null when it is no longer pending). */
+  accept(id: string): ProposalOutcome | null;
+  /** The human denies a proposal, with a reason or none. */
+  deny(id: string, reason: string | null): ProposalOutcome | null;
+}
+
+export namespace IProposals {
+  /** What `propose` needs. */
+  export interface IRequest {
+    /** The panel of the notebook (any of its views). */
+    panel: NotebookPanel;
+    /** The cell, by id, as it is now. */
+    cellId: string;
+    /** The cell's current source. */
+    original: string;
+    /** The source the agent proposes. */
+    proposed: string;
+    /** The tool call's abort signal: when it fires, the proposal is withdrawn. */
+    signal: AbortSignal;
+    /** Applies the edit on Accept; throws (writing nothing) when it must not land. */
+    apply: () => void;
+  }
+}
+
+/** The token of Propose mode. */
+export const IProposals = new Token<IProposals>(
+  'jupyterlite-webmcp:IProposals',
+  'Propose mode: the human-only Direct/Propose switch and the proposals waiting for review.'
 );

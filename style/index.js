@@ -6,7 +6,8 @@ import base from './base.raw.css';
 import access from './access.raw.css';
 import panel from './panel.raw.css';
 import review from './review.raw.css';
+import propose from './propose.raw.css';
 
 const style = document.createElement('style');
-style.textContent = base + access + panel + review;
+style.textContent = base + access + panel + review + propose;
 document.head.appendChild(style);

@@ -15,6 +15,7 @@ import { type NotebookPanel } from '@jupyterlab/notebook';
 import { withAgentAttribution } from '../access/guard';
 import { recordAgentAction } from '../access/provenance';
 import { LIMITS } from '../limits';
+import { type IProposals } from '../tokens';
 import { type ICallTrace, NO_CALL } from './call';
 import { cellAccess } from './cell-cache';
 import {
@@ -207,16 +208,48 @@ export interface IUpdateArgs {
   expectedSourceHash: string;
 }
 
+/** What `jupyter_update_cell` returns once a proposal is accepted. */
+export interface IAcceptedWriteResult extends ICellWriteResult {
+  status: 'accepted';
+  proposalId: string;
+}
+
+/** What `jupyter_update_cell` returns when the human (or the app) said no. */
+export interface IDeniedResult {
+  status: 'denied';
+  code: 'PROPOSAL_DENIED';
+  proposalId: string;
+  cellId: string;
+  reason: string | null;
+}
+
+/** What `jupyter_update_cell` may return. */
+export type UpdateResult =
+  ICellWriteResult | IAcceptedWriteResult | IDeniedResult;
+
 /**
- * Replace a cell's source, if it is still what the agent read. The call's
- * signal reaches here for Propose mode, where a pending proposal is withdrawn
- * when it fires; a direct write is immediate, so it has nothing to abort.
+ * Replace a cell's source, if it is still what the agent read. In Propose
+ * mode (`proposals` given and switched on) the size, access and hash checks
+ * run first, so a doomed write fails at once; then the edit waits for the
+ * human as a proposal, and the call's signal withdraws it when it fires.
  */
 export async function updateCell(
   resolver: NotebookResolver,
   args: IUpdateArgs,
-  call: ICallTrace = NO_CALL
-): Promise<ICellWriteResult> {
+  call?: ICallTrace
+): Promise<ICellWriteResult>;
+export async function updateCell(
+  resolver: NotebookResolver,
+  args: IUpdateArgs,
+  call: ICallTrace,
+  proposals: IProposals | null
+): Promise<UpdateResult>;
+export async function updateCell(
+  resolver: NotebookResolver,
+  args: IUpdateArgs,
+  call: ICallTrace = NO_CALL,
+  proposals: IProposals | null = null
+): Promise<UpdateResult> {
   assertWritableSource(args.source);
   const notebook = await resolver.resolveLive(args.notebookPath, 'write');
   const { cell } = findCell(notebook.model, args.cellId, 'write');
@@ -226,11 +259,74 @@ export async function updateCell(
     args.expectedSourceHash,
     'Cell changed since it was read.'
   );
-  if (cell.getSource() !== args.source) {
-    asOneStep(notebook.model, cell, () => replaceSource(cell, args.source));
+  if (proposals?.mode === 'propose') {
+    return proposeUpdate(notebook, args, call, proposals);
+  }
+  writeSource(notebook, cell, args.source);
+  return reread(notebook, args.cellId);
+}
+
+/** The agent's update of a cell: one undo step, attributed to the agent. */
+function writeSource(
+  notebook: ILiveNotebook,
+  cell: ISharedCell,
+  source: string
+): void {
+  if (cell.getSource() !== source) {
+    asOneStep(notebook.model, cell, () => replaceSource(cell, source));
     recordAgentAction(cell, 'edited', 'jupyter_update_cell');
   }
-  return reread(notebook, args.cellId);
+}
+
+/** Stage the update as a proposal and answer as the human decides. */
+async function proposeUpdate(
+  notebook: ILiveNotebook,
+  args: IUpdateArgs,
+  call: ICallTrace,
+  proposals: IProposals
+): Promise<IAcceptedWriteResult | IDeniedResult> {
+  const { cell } = findCell(notebook.model, args.cellId, 'write');
+  const outcome = await proposals.propose({
+    panel: notebook.panel,
+    cellId: args.cellId,
+    original: cell.getSource(),
+    proposed: args.source,
+    signal: call.signal,
+    apply: () => {
+      // the cell as it is now: access and hash again, a human edit wins
+      const { cell: current } = findCell(notebook.model, args.cellId, 'write');
+      assertSourceHash(
+        current,
+        args.expectedSourceHash,
+        'Cell changed since it was read.'
+      );
+      writeSource(notebook, current, args.source);
+    }
+  });
+  switch (outcome.kind) {
+    case 'accepted':
+      return {
+        ...reread(notebook, args.cellId),
+        status: 'accepted',
+        proposalId: outcome.proposal.id
+      };
+    case 'denied':
+      return {
+        status: 'denied',
+        code: 'PROPOSAL_DENIED',
+        proposalId: outcome.proposal.id,
+        cellId: args.cellId,
+        reason: outcome.reason
+      };
+    case 'stale':
+      throw outcome.error;
+    case 'withdrawn':
+      throw new ToolError(
+        'ABORTED',
+        'The call was aborted before the human decided; the proposal was withdrawn.',
+        { proposalId: outcome.proposal.id }
+      );
+  }
 }
 
 /** Arguments of `jupyter_delete_cell`. */

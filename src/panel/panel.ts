@@ -19,6 +19,11 @@ export namespace TabRanks {
   export const activity = 300;
 }
 
+/** The ranks of the header controls, left to right. */
+export namespace HeaderRanks {
+  export const proposeMode = 100;
+}
+
 export class AgentPanel extends SidePanel {
   constructor(options: AgentPanel.IOptions = {}) {
     const translator = options.translator ?? nullTranslator;

@@ -11,20 +11,27 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { DisposableSet } from '@lumino/disposable';
 
+import { CommandIDs as ProposeCommandIDs } from '../propose/commands';
+import { ProposeModeToggle } from '../propose/toggle';
 import {
   CommandIDs as ReviewCommandIDs,
   addReviewCommands,
   addReviewMenus,
   humanAuthor
 } from '../review/commands';
-import { IAgentAccess, IReviewStore, IWebMcpRegistry } from '../tokens';
+import {
+  IAgentAccess,
+  IProposals,
+  IReviewStore,
+  IWebMcpRegistry
+} from '../tokens';
 import { AccessPanel } from './access-tab';
 import { AccessTabModel } from './access-tab-model';
 import { ActivityPanel } from './activity';
 import { ActivityModel } from './activity-model';
 import { CommentsPanel } from './comments';
 import { CommentsTabModel } from './comments-model';
-import { AgentPanel, TabRanks } from './panel';
+import { AgentPanel, HeaderRanks, TabRanks } from './panel';
 import { AgentPresence } from './presence';
 import { revealAnchor, revealCell } from './reveal';
 import { WebMcpStatus } from './status';
@@ -93,7 +100,8 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
     ICommandPalette,
     ILayoutRestorer,
     IReviewStore,
-    ISettingRegistry
+    ISettingRegistry,
+    IProposals
   ],
   activate: (
     app: JupyterFrontEnd,
@@ -104,7 +112,8 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
     palette: ICommandPalette | null,
     restorer: ILayoutRestorer | null,
     review: IReviewStore | null,
-    settingRegistry: ISettingRegistry | null
+    settingRegistry: ISettingRegistry | null,
+    proposals: IProposals | null
   ): void => {
     const set = new DisposableSet();
     agentPanel = set;
@@ -147,6 +156,18 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
       }),
       TabRanks.activity
     );
+    if (proposals) {
+      panel.addHeaderItem(
+        new ProposeModeToggle({
+          proposals,
+          translator,
+          onToggle: () => {
+            void app.commands.execute(ProposeCommandIDs.toggleProposeMode);
+          }
+        }),
+        HeaderRanks.proposeMode
+      );
+    }
     set.add(panel);
     set.add(activityModel);
     set.add(accessModel);

@@ -15,6 +15,7 @@ import { NotebookResolver } from '../jupyter/notebook';
 import {
   IAgentAccess,
   IOutputSelectionTracker,
+  IProposals,
   IReviewStore,
   IWebMcpRegistry
 } from '../tokens';
@@ -36,7 +37,8 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
     ILabShell,
     IDefaultFileBrowser,
     IOutputSelectionTracker,
-    ISettingRegistry
+    ISettingRegistry,
+    IProposals
   ],
   provides: IWebMcpRegistry,
   activate: (
@@ -48,7 +50,8 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
     labShell: ILabShell | null,
     fileBrowser: IDefaultFileBrowser | null,
     outputSelection: IOutputSelectionTracker | null,
-    settingRegistry: ISettingRegistry | null
+    settingRegistry: ISettingRegistry | null,
+    proposals: IProposals | null
   ): IWebMcpRegistry => {
     const env: IJupyterEnvironment = {
       app,
@@ -75,7 +78,8 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
         resolver,
         isNotebookVisible: entry => visibility.isVisible(entry),
         outputSelection,
-        review
+        review,
+        proposals
       }),
       validator: new InputValidator()
     });

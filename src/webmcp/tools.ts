@@ -45,7 +45,11 @@ import {
   type NotebookVisibility
 } from '../jupyter/workspace';
 import { getOutputSelection } from '../selection/tool';
-import { type IOutputSelectionTracker, type IReviewStore } from '../tokens';
+import {
+  type IOutputSelectionTracker,
+  type IProposals,
+  type IReviewStore
+} from '../tokens';
 import { TOOL_CATALOG } from './catalog';
 import { TOOL_INPUT_SCHEMAS, type ToolName } from './schemas';
 import { type IToolCallContext, type IToolDefinition } from './types';
@@ -63,6 +67,11 @@ export interface IToolServices {
   outputSelection?: IOutputSelectionTracker | null;
   /** The review store the comment tools read and write threads through. */
   review: IReviewStore;
+  /**
+   * Propose mode, when its plugin is there: `jupyter_update_cell` then
+   * stages proposals while the human has it switched on.
+   */
+  proposals?: IProposals | null;
 }
 
 type Handler = (
@@ -73,6 +82,7 @@ type Handler = (
 function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
   const { env, resolver, isNotebookVisible, outputSelection, review } =
     services;
+  const proposals = services.proposals ?? null;
   const reviewing = { env, resolver, review };
   return {
     jupyter_get_context: async () => getContext(env, resolver),
@@ -95,7 +105,7 @@ function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
     jupyter_insert_cell: async (args, call) =>
       insertCell(resolver, args as IInsertArgs, call),
     jupyter_update_cell: async (args, call) =>
-      updateCell(resolver, args as unknown as IUpdateArgs, call),
+      updateCell(resolver, args as unknown as IUpdateArgs, call, proposals),
     jupyter_delete_cell: async (args, call) =>
       deleteCell(resolver, args as unknown as IDeleteArgs, call),
     jupyter_focus_cell: async args =>

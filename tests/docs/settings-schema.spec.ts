@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
 
-import { TOOL_NAMES } from '../../src/webmcp/schemas';
+import { TOOL_CATALOG } from '../../src/webmcp/catalog';
+import { TOOL_NAMES, type ToolName } from '../../src/webmcp/schemas';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -12,7 +13,7 @@ interface ISchema {
     {
       title?: string;
       description?: string;
-      items?: { enum?: string[] };
+      items?: { oneOf?: { const: string; title: string }[] };
       [key: string]: unknown;
     }
   >;
@@ -24,7 +25,10 @@ function schema(name: string): ISchema {
   ) as ISchema;
 }
 
-/** The plugin ids whose activation loads settings (`.load(<plugin>.id)`). */
+/**
+ * The plugin ids named in source files that read settings (a `.load(` of
+ * anything but the translation domain).
+ */
 function pluginsWithSettings(): string[] {
   const found: string[] = [];
   const walk = (dir: string) => {
@@ -34,9 +38,9 @@ function pluginsWithSettings(): string[] {
         walk(file);
       } else if (/\.tsx?$/.test(entry.name)) {
         const text = readFileSync(file, 'utf-8');
-        if (/\.load\(\s*[A-Za-z]*[pP]lugin\.id\s*\)/.test(text)) {
+        if (/\.load\(\s*(?!'jupyterlite-webmcp')[A-Za-z_.]+\s*\)/.test(text)) {
           for (const match of text.matchAll(
-            /id: '(jupyterlite-webmcp:[^']+)'/g
+            /'(jupyterlite-webmcp:[a-z-]+)'/g
           )) {
             found.push(match[1]);
           }
@@ -65,8 +69,15 @@ describe('settings schemas', () => {
 
   it('offers exactly the 22 tools to turn off, none by default', () => {
     const disabled = schema('webmcp').properties.disabledTools;
-    expect(disabled.items?.enum).toEqual([...TOOL_NAMES]);
-    expect(disabled.items?.enum).toHaveLength(22);
+    const choices = disabled.items?.oneOf ?? [];
+    expect(choices.map(choice => choice.const)).toEqual([...TOOL_NAMES]);
+    expect(choices).toHaveLength(22);
+    for (const choice of choices) {
+      // labelled with the tool's own title
+      expect(choice.title).toBe(
+        `${choice.const}: ${TOOL_CATALOG[choice.const as ToolName].title}`
+      );
+    }
     expect(disabled.default).toEqual([]);
     expect(disabled.uniqueItems).toBe(true);
   });
@@ -81,7 +92,11 @@ describe('settings schemas', () => {
   });
 
   it('says what each setting does, and refuses unknown keys', () => {
-    for (const name of ['webmcp', 'agent-panel']) {
+    const names = readdirSync(path.join(ROOT, 'schema'))
+      .filter(name => name.endsWith('.json'))
+      .map(name => name.replace(/\.json$/, ''));
+    expect(names.sort()).toEqual(['agent-panel', 'propose', 'webmcp']);
+    for (const name of names) {
       const value = schema(name);
       expect(value.additionalProperties).toBe(false);
       for (const [key, property] of Object.entries(value.properties)) {

@@ -1,0 +1,211 @@
+/**
+ * jupyter_update_cell in Propose mode, on a live shared model: the checks
+ * run before anything is staged, and each way a proposal ends gives the
+ * answer the spec names. The proposals service is the store behind a
+ * minimal `IProposals`; the browser tests cover the real service.
+ */
+import { YNotebook } from '@jupyter/ydoc';
+import type * as nbformat from '@jupyterlab/nbformat';
+import { Signal } from '@lumino/signaling';
+
+import { ACCESS_METADATA_KEY } from '../../src/access/model';
+import { normalizeError } from '../../src/common/errors';
+import { sourceHash } from '../../src/common/hash';
+import { updateCell } from '../../src/jupyter/edit';
+import type { NotebookResolver } from '../../src/jupyter/notebook';
+import { LIMITS } from '../../src/limits';
+import { ProposalStore } from '../../src/propose/store';
+import type { IProposals, ProposeMode } from '../../src/tokens';
+import { silenceKnownWarnings } from '../quiet';
+
+silenceKnownWarnings();
+
+function code(id: string, source: string): nbformat.ICodeCell {
+  return {
+    id,
+    cell_type: 'code',
+    source,
+    metadata: {},
+    outputs: [],
+    execution_count: null
+  };
+}
+
+class FakeProposals implements IProposals {
+  constructor(public mode: ProposeMode) {}
+  store = new ProposalStore();
+  requests: IProposals.IRequest[] = [];
+  modeChanged = new Signal<this, ProposeMode>(this);
+  changed = new Signal<this, never>(this);
+  setMode(mode: ProposeMode): void {
+    this.mode = mode;
+  }
+  pending() {
+    return this.store.pending();
+  }
+  async propose(request: IProposals.IRequest) {
+    this.requests.push(request);
+    const { proposal, outcome } = this.store.create({
+      notebookKey: 'nb',
+      notebookPath: 'work/a.ipynb',
+      cellId: request.cellId,
+      original: request.original,
+      proposed: request.proposed,
+      apply: request.apply
+    });
+    request.signal.addEventListener('abort', () =>
+      this.store.withdraw(proposal.id)
+    );
+    return outcome;
+  }
+  accept(id: string) {
+    return this.store.accept(id);
+  }
+  deny(id: string, reason: string | null) {
+    return this.store.deny(id, reason);
+  }
+  /** The id of the one pending proposal. */
+  get only(): string {
+    const [proposal] = this.store.pending();
+    return proposal.id;
+  }
+}
+
+describe('updateCell in Propose mode', () => {
+  let notebook: YNotebook;
+  let proposals: FakeProposals;
+  const resolver = {
+    resolveLive: async () => ({
+      path: 'work/a.ipynb',
+      panel: null,
+      model: notebook,
+      dirty: true,
+      release() {
+        /* live */
+      }
+    })
+  } as unknown as NotebookResolver;
+  const cell = (index = 0) => notebook.cells[index];
+  const call = (controller = new AbortController()) => ({
+    signal: controller.signal,
+    reportCell: () => undefined
+  });
+  const update = (
+    source: string,
+    hash = sourceHash('code', 'x = 1'),
+    controller?: AbortController
+  ) =>
+    updateCell(
+      resolver,
+      { cellId: 'c1', source, expectedSourceHash: hash },
+      call(controller),
+      proposals
+    );
+  const flush = () => new Promise(resolve => setTimeout(resolve, 0));
+
+  beforeEach(() => {
+    notebook = YNotebook.create({ disableDocumentWideUndoRedo: true });
+    notebook.insertCells(0, [code('c1', 'x = 1'), code('c2', 'y = 2')]);
+    notebook.cells.forEach(c => c.undoManager?.clear());
+    proposals = new FakeProposals('propose');
+  });
+
+  afterEach(() => {
+    proposals.store.dispose();
+    notebook.dispose();
+  });
+
+  it('a doomed write fails at once and stages nothing', async () => {
+    const stale = await update('x = 2', sourceHash('code', 'x = 0')).catch(
+      normalizeError
+    );
+    expect(stale).toMatchObject({ error: 'STALE_CELL', cellId: 'c1' });
+    const big = 'a'.repeat(LIMITS.MAX_CELL_SOURCE_WRITE_BYTES + 1);
+    expect(await update(big).catch(normalizeError)).toMatchObject({
+      error: 'INVALID_ARGUMENT'
+    });
+    cell(0).setMetadata(ACCESS_METADATA_KEY, { version: 1, access: 'read' });
+    expect(await update('x = 2').catch(normalizeError)).toMatchObject({
+      error: 'CELL_ACCESS_DENIED'
+    });
+    expect(proposals.requests).toEqual([]);
+  });
+
+  it('waits; accept writes one undo step attributed to the agent', async () => {
+    const result = update('x = 2');
+    await flush();
+    expect(cell(0).getSource()).toBe('x = 1');
+    expect(proposals.requests[0]).toMatchObject({
+      cellId: 'c1',
+      original: 'x = 1',
+      proposed: 'x = 2'
+    });
+    const id = proposals.only;
+    proposals.accept(id);
+    expect(await result).toMatchObject({
+      status: 'accepted',
+      proposalId: id,
+      cell: { id: 'c1', source: 'x = 2' }
+    });
+    const history = (
+      cell(0).getMetadata(ACCESS_METADATA_KEY) as {
+        history: { actor: string; action: string; tool: string }[];
+      }
+    ).history;
+    expect(history.at(-1)).toMatchObject({
+      actor: 'agent',
+      action: 'edited',
+      tool: 'jupyter_update_cell'
+    });
+    expect(cell(0).undo()).toBe(true);
+    expect(cell(0).getSource()).toBe('x = 1');
+  });
+
+  it('accept after a human edit: STALE_CELL, the human text kept', async () => {
+    const result = update('x = 2');
+    await flush();
+    cell(0).updateSource(5, 5, '0');
+    proposals.accept(proposals.only);
+    expect(await result.catch(normalizeError)).toMatchObject({
+      error: 'STALE_CELL',
+      currentSourceHash: sourceHash('code', 'x = 10')
+    });
+    expect(cell(0).getSource()).toBe('x = 10');
+    expect(proposals.store.settled()[0].state).toBe('stale');
+  });
+
+  it('deny answers PROPOSAL_DENIED, not an error', async () => {
+    const result = update('x = 2');
+    await flush();
+    const id = proposals.only;
+    proposals.deny(id, 'no');
+    expect(await result).toEqual({
+      status: 'denied',
+      code: 'PROPOSAL_DENIED',
+      proposalId: id,
+      cellId: 'c1',
+      reason: 'no'
+    });
+    expect(cell(0).getSource()).toBe('x = 1');
+  });
+
+  it('an aborted call withdraws its proposal and answers ABORTED', async () => {
+    const controller = new AbortController();
+    const result = update('x = 2', undefined, controller);
+    await flush();
+    controller.abort();
+    expect(await result.catch(normalizeError)).toMatchObject({
+      error: 'ABORTED'
+    });
+    expect(proposals.pending()).toEqual([]);
+    expect(cell(0).getSource()).toBe('x = 1');
+  });
+
+  it('in Direct mode writes at once, as without the service', async () => {
+    proposals.mode = 'direct';
+    const result = await update('x = 2');
+    expect(result).not.toHaveProperty('status');
+    expect(cell(0).getSource()).toBe('x = 2');
+    expect(proposals.requests).toEqual([]);
+  });
+});

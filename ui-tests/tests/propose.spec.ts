@@ -1,0 +1,619 @@
+/**
+ * Propose mode through native WebMCP, with the human's real clicks and
+ * typing: jupyter_update_cell stages a proposal under the cell and waits
+ * for Accept or Deny; a human edit during review wins (STALE_CELL); one
+ * proposal per cell; an aborted call withdraws its proposal; deleting the
+ * cell, renaming or closing the notebook auto-deny; Direct mode is
+ * unchanged; the switch and the commands work with no agent call at all.
+ */
+import type { BrowserContext, Locator, Page } from '@playwright/test';
+
+import { expect, test } from '../fixtures';
+import type { Agent } from '../agent';
+import type { Human } from '../human';
+import type { JupyterApp } from '../jupyter';
+import { codeCell, notebookOf } from '../notebook-content';
+
+// any console error (beyond the apps' own known noise) fails a test
+test.use({ failOnConsoleErrors: true });
+
+const UPDATE = 'jupyter_update_cell';
+const TOOLS = ['jupyter_get_cells', UPDATE];
+const SET_MODE = 'jupyterlite-webmcp:set-propose-mode';
+const TRACKER = '@jupyterlab/notebook-extension:tracker';
+const BLOCK_NAME = 'Agent proposes a change to this cell';
+
+interface ICell {
+  id: string;
+  source?: string;
+  sourceHash: string;
+}
+
+interface IDenied {
+  status: 'denied';
+  code: 'PROPOSAL_DENIED';
+  proposalId: string;
+  cellId: string;
+  reason: string | null;
+}
+
+interface IAccepted {
+  status?: 'accepted';
+  proposalId?: string;
+  cell: ICell;
+}
+
+/** A notebook of three small code cells, open for the agent. */
+async function openNotebook(
+  jupyter: JupyterApp,
+  human: Human,
+  agent: Agent,
+  name: string
+): Promise<string> {
+  if (jupyter.kind !== 'lite') {
+    // the mode is a setting: keep this test's changes in its own browser
+    await jupyter.isolateSettings();
+  }
+  await jupyter.open();
+  const path = await jupyter.createNotebook(
+    name,
+    notebookOf([
+      codeCell('a', 'x = 1'),
+      codeCell('b', 'y = 2'),
+      codeCell('c', 'z = 3')
+    ])
+  );
+  if (jupyter.ui === 'notebook') {
+    await jupyter.open(path, { kernel: false });
+  } else {
+    await human.openNotebook(path, { kernel: false });
+  }
+  await agent.waitForTools(TOOLS);
+  return path;
+}
+
+async function hashes(agent: Agent): Promise<Record<string, string>> {
+  const read = await agent.call<{ cells: ICell[] }>('jupyter_get_cells');
+  expect(read.isError, read.text).toBe(false);
+  return Object.fromEntries(
+    read.structured!.cells.map(cell => [cell.id, cell.sourceHash])
+  );
+}
+
+/** The review block under cell `index`. */
+async function block(jupyter: JupyterApp, index: number): Promise<Locator> {
+  return (await jupyter.cell(index)).getByRole('region', { name: BLOCK_NAME });
+}
+
+/** Opens the Agent panel from the palette and returns its mode switch. */
+async function modeSwitch(jupyter: JupyterApp, human: Human): Promise<Locator> {
+  await (
+    await jupyter.cell(0)
+  )
+    .locator('.jp-InputPrompt')
+    .first()
+    .click({ position: { x: 20, y: 6 } });
+  await human.runFromPalette('Open Agent Panel', /^Open Agent Panel/);
+  const panel = jupyter.page.locator('#jp-agent-panel');
+  await expect(panel).toBeVisible();
+  return panel.getByRole('switch', { name: 'Propose mode' });
+}
+
+/**
+ * Keeps every tool the page registers, so a test can call a registered
+ * `execute` as the WebMCP runtime does, with a signal it controls, and read
+ * what the call answers after its signal fired.
+ */
+async function keepRegisteredTools(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const context = document.modelContext;
+    if (!context) {
+      return;
+    }
+    const proto = Object.getPrototypeOf(context) as IWebMcpModelContext;
+    const register = proto.registerTool;
+    const kept = new Map<string, IWebMcpToolDefinition>();
+    (window as unknown as { uiTestsTools: typeof kept }).uiTestsTools = kept;
+    proto.registerTool = function (tool, options) {
+      kept.set(tool.name, tool);
+      return register.call(this, tool, options);
+    };
+  });
+}
+
+/** Starts the registered update's `execute` with a signal kept in the page. */
+async function startExecute(
+  page: Page,
+  input: Record<string, unknown>
+): Promise<void> {
+  await page.evaluate(args => {
+    const holder = window as unknown as {
+      uiTestsTools: Map<string, IWebMcpToolDefinition>;
+      uiTestsExecute?: { controller: AbortController; raw: Promise<unknown> };
+    };
+    const controller = new AbortController();
+    const raw = Promise.resolve(
+      holder.uiTestsTools
+        .get('jupyter_update_cell')!
+        .execute(args, { signal: controller.signal })
+    );
+    holder.uiTestsExecute = { controller, raw };
+  }, input);
+}
+
+test.describe('Propose mode', () => {
+  test('the switch and the commands work with no agent call; Direct mode is unchanged; the mode survives a reload', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    const path = await openNotebook(jupyter, human, agent, 'modes.ipynb');
+    const page = jupyter.page;
+
+    // Direct (the default): the write lands at once, as always
+    const hash = await hashes(agent);
+    const direct = await agent.call<IAccepted>(UPDATE, {
+      cellId: 'a',
+      source: 'x = 11',
+      expectedSourceHash: hash.a
+    });
+    expect(direct.isError, direct.text).toBe(false);
+    expect(direct.structured!.cell.source).toBe('x = 11');
+    expect(direct.structured).not.toHaveProperty('status');
+    expect(direct.structured).not.toHaveProperty('proposalId');
+    await expect(page.getByRole('region', { name: BLOCK_NAME })).toHaveCount(0);
+
+    // the header switch, by mouse and by keyboard
+    const toggle = await modeSwitch(jupyter, human);
+    await expect(toggle).toHaveAttribute('aria-checked', 'false');
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-checked', 'true');
+    await toggle.focus();
+    await page.keyboard.press('Space');
+    await expect(toggle).toHaveAttribute('aria-checked', 'false');
+
+    // the palette's commands
+    await human.runFromPalette(
+      'Propose Mode for Agent Edits',
+      /^Propose Mode for Agent Edits/
+    );
+    await expect(toggle).toHaveAttribute('aria-checked', 'true');
+    await human.runFromPalette(
+      'Switch Agent Edits to Direct',
+      /^Switch Agent Edits to Direct Mode/
+    );
+    await expect(toggle).toHaveAttribute('aria-checked', 'false');
+    await human.runFromPalette(
+      'Switch Agent Edits to Propose',
+      /^Switch Agent Edits to Propose Mode/
+    );
+    await expect(toggle).toHaveAttribute('aria-checked', 'true');
+
+    // no tool reads or changes the mode
+    const names = await agent.toolNames();
+    expect(names.filter(name => /propos|mode/i.test(name))).toEqual([]);
+
+    // a reload keeps Propose mode (it is a setting)
+    await human.save();
+    await page.reload();
+    await jupyter.waitForApp();
+    await human.openNotebook(path, { kernel: false });
+    const again = await modeSwitch(jupyter, human);
+    await expect(again).toHaveAttribute('aria-checked', 'true');
+  });
+
+  test('accept, deny with and without a reason, a second proposal, a human edit during review', async ({
+    jupyter,
+    human,
+    agent
+  }, testInfo) => {
+    await openNotebook(jupyter, human, agent, 'review.ipynb');
+    const page = jupyter.page;
+    await human.command(SET_MODE, { mode: 'propose' });
+    const hash = await hashes(agent);
+
+    // a doomed write fails at once and shows nothing
+    const doomed = await agent.call(UPDATE, {
+      cellId: 'a',
+      source: 'x = 0',
+      expectedSourceHash: hash.b
+    });
+    expect(doomed.structured).toMatchObject({
+      error: 'STALE_CELL',
+      cellId: 'a'
+    });
+    await expect(page.getByRole('region', { name: BLOCK_NAME })).toHaveCount(0);
+
+    // accept: the block shows the diff in words, takes the focus
+    const first = await agent.start<IAccepted>(UPDATE, {
+      cellId: 'a',
+      source: 'x = 10\nprint(x)',
+      expectedSourceHash: hash.a
+    });
+    const blockA = await block(jupyter, 0);
+    await expect(blockA).toBeVisible();
+    await expect(blockA).toBeFocused();
+    const rows = blockA.getByRole('listitem');
+    await expect(rows).toHaveText([
+      /^−\s*Removed:\s*x = 1$/,
+      /^\+\s*Added:\s*x = 10$/,
+      /^\+\s*Added:\s*print\(x\)$/
+    ]);
+    await expect(blockA).toContainText('2 lines added, 1 line removed');
+
+    if (testInfo.project.name === 'lab') {
+      await expect(blockA).toHaveScreenshot('review-block-light.png');
+      await human.command('apputils:change-theme', {
+        theme: 'JupyterLab Dark'
+      });
+      await expect(page.locator('body')).toHaveAttribute(
+        'data-jp-theme-light',
+        'false'
+      );
+      await expect(blockA).toHaveScreenshot('review-block-dark.png');
+      await human.command('apputils:change-theme', {
+        theme: 'JupyterLab Light'
+      });
+      await expect(page.locator('body')).toHaveAttribute(
+        'data-jp-theme-light',
+        'true'
+      );
+    }
+
+    // while it waits: a second proposal on the cell is refused at once,
+    // and other tools answer
+    const second = await agent.call(UPDATE, {
+      cellId: 'a',
+      source: 'x = 100',
+      expectedSourceHash: hash.a
+    });
+    expect(second.isError).toBe(true);
+    expect(second.structured).toMatchObject({
+      error: 'PROPOSAL_ALREADY_PENDING',
+      cellId: 'a'
+    });
+    const existing = (second.structured as { existingProposalId: string })
+      .existingProposalId;
+    expect(existing).toEqual(expect.any(String));
+    const read = await agent.call<{ cells: ICell[] }>('jupyter_get_cells', {
+      cellIds: ['a']
+    });
+    expect(read.structured!.cells[0].source).toBe('x = 1');
+
+    await blockA.getByRole('button', { name: 'Accept' }).click();
+    const accepted = await first.settled();
+    expect(accepted.result?.isError, accepted.result?.text).toBe(false);
+    expect(accepted.result!.structured).toMatchObject({
+      status: 'accepted',
+      proposalId: existing,
+      cell: { id: 'a', source: 'x = 10\nprint(x)' }
+    });
+    await expect(blockA).toHaveCount(0);
+    expect((await human.cellSources())[0]).toBe('x = 10\nprint(x)');
+    // attributed to the agent in provenance
+    const history = await page.evaluate(
+      () =>
+        (
+          window.uiTests
+            .findNotebook(null)!
+            .content.model!.sharedModel.cells[0].getMetadata(
+              'jupyterlite_webmcp'
+            ) as { history?: { actor: string; action: string }[] }
+        ).history ?? []
+    );
+    expect(history.at(-1)).toMatchObject({ actor: 'agent', action: 'edited' });
+    // one undo step: the human's Undo in the cell brings the old source back
+    await human.pressInEditor(0, 'Control+z');
+    await expect.poll(async () => (await human.cellSources())[0]).toBe('x = 1');
+    await page.keyboard.press('Escape');
+
+    // deny with a reason, typed; Deny clicked
+    const denied = await agent.start<IDenied>(UPDATE, {
+      cellId: 'b',
+      source: 'y = 20',
+      expectedSourceHash: hash.b
+    });
+    const blockB = await block(jupyter, 1);
+    await expect(blockB).toBeFocused();
+    await blockB.getByRole('textbox').click();
+    await page.keyboard.type('keep y small, é中😀');
+    await blockB.getByRole('button', { name: 'Deny' }).click();
+    const deniedResult = (await denied.settled()).result!;
+    expect(deniedResult.isError).toBe(false);
+    expect(deniedResult.structured).toEqual({
+      status: 'denied',
+      code: 'PROPOSAL_DENIED',
+      proposalId: expect.any(String),
+      cellId: 'b',
+      reason: 'keep y small, é中😀'
+    });
+    await expect(blockB).toHaveCount(0);
+    expect((await human.cellSources())[1]).toBe('y = 2');
+
+    // deny with no reason, by keyboard only: Tab to Deny, Enter
+    const blank = await agent.start<IDenied>(UPDATE, {
+      cellId: 'b',
+      source: 'y = 21',
+      expectedSourceHash: hash.b
+    });
+    const blockB2 = await block(jupyter, 1);
+    await expect(blockB2).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(blockB2.getByRole('textbox')).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(blockB2.getByRole('button', { name: 'Accept' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(blockB2.getByRole('button', { name: 'Deny' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    const blankResult = (await blank.settled()).result!;
+    expect(blankResult.isError).toBe(false);
+    expect(blankResult.structured).toMatchObject({
+      status: 'denied',
+      code: 'PROPOSAL_DENIED',
+      cellId: 'b',
+      reason: null
+    });
+
+    // a human typing in an editor keeps the focus when a block appears;
+    // their edit during review wins over Accept
+    const editor = (await jupyter.cell(2)).locator(
+      '.jp-InputArea-editor .cm-content'
+    );
+    await editor.click();
+    await page.keyboard.press('End');
+    const stale = await agent.start(UPDATE, {
+      cellId: 'c',
+      source: 'z = 30',
+      expectedSourceHash: hash.c
+    });
+    const blockC = await block(jupyter, 2);
+    await expect(blockC).toBeVisible();
+    await expect(editor).toBeFocused();
+    await page.keyboard.type('  # mine');
+    await expect
+      .poll(async () => (await human.cellSources())[2])
+      .toBe('z = 3  # mine');
+    await blockC.getByRole('button', { name: 'Accept' }).click();
+    const staleResult = (await stale.settled()).result!;
+    expect(staleResult.isError).toBe(true);
+    expect(staleResult.structured).toMatchObject({
+      error: 'STALE_CELL',
+      cellId: 'c',
+      expectedSourceHash: hash.c
+    });
+    await expect(blockC).toHaveCount(0);
+    expect((await human.cellSources())[2]).toBe('z = 3  # mine');
+  });
+
+  test('an aborted call withdraws its proposal and answers ABORTED', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await keepRegisteredTools(jupyter.context);
+    await openNotebook(jupyter, human, agent, 'abort.ipynb');
+    const page = jupyter.page;
+    await human.command(SET_MODE, { mode: 'propose' });
+    const hash = await hashes(agent);
+
+    // the registered execute, aborted while the proposal waits
+    await startExecute(page, {
+      cellId: 'a',
+      source: 'x = 5',
+      expectedSourceHash: hash.a
+    });
+    const blockA = await block(jupyter, 0);
+    await expect(blockA).toBeVisible();
+    const raw = await page.evaluate(() => {
+      const holder = window as unknown as {
+        uiTestsExecute: { controller: AbortController; raw: Promise<unknown> };
+      };
+      holder.uiTestsExecute.controller.abort();
+      return holder.uiTestsExecute.raw;
+    });
+    const answer = raw as {
+      isError?: boolean;
+      structuredContent?: { error: string };
+    };
+    expect(answer.isError).toBe(true);
+    expect(answer.structuredContent).toMatchObject({ error: 'ABORTED' });
+    await expect(blockA).toHaveCount(0);
+    expect((await human.cellSources())[0]).toBe('x = 1');
+
+    // a caller that aborts through WebMCP: the block goes too
+    const native = await agent.start(UPDATE, {
+      cellId: 'a',
+      source: 'x = 6',
+      expectedSourceHash: hash.a
+    });
+    await expect(await block(jupyter, 0)).toBeVisible();
+    await native.abort();
+    expect((await native.settled()).error?.name).toBe('AbortError');
+    await expect(await block(jupyter, 0)).toHaveCount(0);
+
+    // nothing is left pending: the cell takes a new proposal
+    const next = await agent.start<IDenied>(UPDATE, {
+      cellId: 'a',
+      source: 'x = 7',
+      expectedSourceHash: hash.a
+    });
+    const again = await block(jupyter, 0);
+    await again.getByRole('button', { name: 'Deny' }).click();
+    expect((await next.settled()).result!.structured).toMatchObject({
+      status: 'denied',
+      reason: null
+    });
+  });
+
+  test('full windowing: a proposal far down is brought into view, and its block stays with its cell', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    if (jupyter.kind !== 'lite') {
+      await jupyter.isolateSettings();
+    }
+    await jupyter.open();
+    const path = await jupyter.createNotebook(
+      'windowed.ipynb',
+      notebookOf(
+        Array.from({ length: 200 }, (_, i) => codeCell(`c${i}`, `v = ${i}`))
+      )
+    );
+    await human.setSetting(TRACKER, 'windowingMode', 'full');
+    if (jupyter.ui === 'notebook') {
+      await jupyter.open(path, { kernel: false });
+    } else {
+      await human.openNotebook(path, { kernel: false });
+    }
+    await agent.waitForTools(TOOLS);
+    await human.command(SET_MODE, { mode: 'propose' });
+    expect((await jupyter.notebookView()).windowingMode).toBe('full');
+    expect((await jupyter.cellView(150)).attached).toBe(false);
+    const read = await agent.call<{ cells: ICell[] }>('jupyter_get_cells', {
+      cellIds: ['c150']
+    });
+    const pending = await agent.start(UPDATE, {
+      cellId: 'c150',
+      source: 'v = 1500',
+      expectedSourceHash: read.structured!.cells[0].sourceHash
+    });
+    const region = jupyter.page.getByRole('region', { name: BLOCK_NAME });
+    await expect(region).toBeVisible();
+    await expect(region).toBeFocused();
+    await expect(region).toContainText('v = 1500');
+    // scrolled away and back, the block is still under its cell
+    await human.scrollToCell(0);
+    await expect(region).not.toBeInViewport();
+    await human.scrollToCell(150);
+    const cell = (await jupyter.notebook()).locator('.jp-Cell', {
+      has: region
+    });
+    await expect(cell).toContainText('v = 150');
+    await region.getByRole('button', { name: 'Accept' }).click();
+    expect((await pending.settled()).result!.structured).toMatchObject({
+      status: 'accepted',
+      cell: { id: 'c150', source: 'v = 1500' }
+    });
+  });
+
+  test.describe('when the notebook changes under it', () => {
+    // JupyterLab's debugger logs "Could not restore the debugger state:
+    // Canceled future for debug_request" when a notebook whose kernel is
+    // starting is renamed or closed, extension or not; console errors are
+    // not judged here (and the test does not wait for the kernel)
+    test.use({ failOnConsoleErrors: false });
+
+    test('deleting the cell, renaming, moving and closing the notebook auto-deny', async ({
+      jupyter,
+      human,
+      agent
+    }) => {
+      const path = await openNotebook(jupyter, human, agent, 'auto.ipynb');
+      const page = jupyter.page;
+      await human.command(SET_MODE, { mode: 'propose' });
+      const hash = await hashes(agent);
+
+      // the cell deleted
+      const deleted = await agent.start<IDenied>(UPDATE, {
+        cellId: 'c',
+        source: 'z = 30',
+        expectedSourceHash: hash.c
+      });
+      await expect(await block(jupyter, 2)).toBeVisible();
+      await human.deleteCell(2);
+      const deletedResult = (await deleted.settled()).result!;
+      expect(deletedResult.isError).toBe(false);
+      expect(deletedResult.structured).toMatchObject({
+        status: 'denied',
+        code: 'PROPOSAL_DENIED',
+        cellId: 'c',
+        reason: expect.stringContaining('the cell was deleted')
+      });
+
+      // the notebook renamed
+      const renamed = await agent.start<IDenied>(UPDATE, {
+        cellId: 'b',
+        source: 'y = 20',
+        expectedSourceHash: hash.b
+      });
+      await expect(await block(jupyter, 1)).toBeVisible();
+      const newPath = path.replace('auto.ipynb', 'renamed.ipynb');
+      await page.evaluate(
+        ([from, to]) =>
+          window.jupyterapp!.serviceManager.contents.rename(from, to),
+        [path, newPath] as const
+      );
+      expect((await renamed.settled()).result!.structured).toMatchObject({
+        status: 'denied',
+        cellId: 'b',
+        reason: expect.stringContaining(`renamed to "${newPath}"`)
+      });
+      await expect(page.getByRole('region', { name: BLOCK_NAME })).toHaveCount(
+        0
+      );
+
+      // the notebook moved to another directory
+      const moved = await agent.start<IDenied>(UPDATE, {
+        cellId: 'b',
+        source: 'y = 21',
+        expectedSourceHash: hash.b
+      });
+      await expect(await block(jupyter, 1)).toBeVisible();
+      const subdir = `${jupyter.dir}/sub`;
+      const movedPath = `${subdir}/renamed.ipynb`;
+      await page.evaluate(
+        async ([dir, from, to]) => {
+          await window.uiTests.mkdir(dir);
+          await window.jupyterapp!.serviceManager.contents.rename(from, to);
+        },
+        [subdir, newPath, movedPath] as const
+      );
+      expect((await moved.settled()).result!.structured).toMatchObject({
+        status: 'denied',
+        cellId: 'b',
+        reason: expect.stringContaining(`moved to "${movedPath}"`)
+      });
+
+      // the notebook's last view closed
+      const closed = await agent.start<IDenied>(UPDATE, {
+        cellId: 'a',
+        source: 'x = 10',
+        expectedSourceHash: hash.a
+      });
+      await expect(await block(jupyter, 0)).toBeVisible();
+      // saved first, so closing asks nothing
+      await human.save();
+      await page.evaluate(() => window.uiTests.findNotebook(null)!.close());
+      expect((await closed.settled()).result!.structured).toMatchObject({
+        status: 'denied',
+        cellId: 'a',
+        reason: expect.stringContaining('the notebook was closed')
+      });
+    });
+  });
+
+  test('without WebMCP the switch and the commands still work @no-webmcp', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await jupyter.isolateSettings();
+    await jupyter.open();
+    const path = await jupyter.createNotebook(
+      'no-agent.ipynb',
+      notebookOf([codeCell('a', 'x = 1')])
+    );
+    await human.openNotebook(path, { kernel: false });
+    expect(await agent.hasModelContext()).toBe(false);
+    const toggle = await modeSwitch(jupyter, human);
+    await expect(toggle).toHaveAttribute('aria-checked', 'false');
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-checked', 'true');
+    await human.runFromPalette(
+      'Switch Agent Edits to Direct',
+      /^Switch Agent Edits to Direct Mode/
+    );
+    await expect(toggle).toHaveAttribute('aria-checked', 'false');
+  });
+});
