@@ -84,6 +84,17 @@ export const KNOWN_NOISE: INoise[] = [
     why:
       "JupyterLite's Notebook UI throws this on the file browser page when a " +
       'notebook opens in a new tab'
+  },
+  {
+    apps: ['lab', 'notebook'],
+    type: 'error',
+    text: /^Failed to load resource: the server responded with a status of 500/,
+    url: /\/api\/kernels\?\d+$/,
+    why:
+      "jupyter_server 2.21 answers the app's poll of the kernel list with 500 " +
+      'when it lands while another kernel is starting (KeyError then ' +
+      "TraitError on the new kernel's last_activity, in the server log); " +
+      'seen with two test workers sharing one server'
   }
 ];
 
