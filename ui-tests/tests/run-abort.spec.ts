@@ -12,6 +12,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 
 import { expect, test } from '../fixtures';
+import type { JupyterApp } from '../jupyter';
 import {
   addKernelNotebook as addNotebook,
   errorNames as errors,
@@ -22,6 +23,42 @@ import { codeCell as code } from '../notebook-content';
 import { toToolResult } from '../results';
 
 const RUN = 'jupyter_run_cells';
+
+/**
+ * Waits until the notebook's kernel takes execute requests again after an
+ * interrupt. ipykernel aborts the execute requests that reach it while it
+ * is still "aborting the queue" after an error (KeyboardInterrupt included),
+ * until a marker message it posts to itself comes through; under load a
+ * cell run right after the interrupt can land in that window and come back
+ * aborted, whoever runs it. A silent request on a second connection (not
+ * counted by `recordKernelMessages`) is repeated until it is answered `ok`.
+ */
+async function kernelTakesRequestsAgain(jupyter: JupyterApp): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        jupyter.page.evaluate(async () => {
+          const kernel =
+            window.uiTests.findNotebook(null)?.sessionContext.session?.kernel;
+          if (!kernel) {
+            return 'no kernel';
+          }
+          const other = kernel.clone();
+          try {
+            const reply = await other.requestExecute({
+              code: '',
+              silent: true,
+              store_history: false
+            }).done;
+            return reply.content.status;
+          } finally {
+            other.dispose();
+          }
+        }),
+      { timeout: 15_000 }
+    )
+    .toBe('ok');
+}
 
 /** Counts the `toolactivated` events of `document.modelContext` from now on. */
 async function watchActivations(page: Page): Promise<void> {
@@ -247,6 +284,7 @@ test.describe('jupyter_run_cells: abort', () => {
       .toMatchObject({ running: false, executionCount: 1 });
 
     // the kernel is still usable, and the remaining target never ran
+    await kernelTakesRequestsAgain(jupyter);
     const probe = await human.runCell(2);
     expect(probe).toMatchObject({ ok: true, executionCount: 2 });
     expect(await stdout(jupyter, 2)).toBe('probe\n');
@@ -291,6 +329,7 @@ test.describe('jupyter_run_cells: abort', () => {
         .toEqual(['KeyboardInterrupt']);
       expect(await stdout(jupyter, 0)).toBe('started\n');
     }
+    await kernelTakesRequestsAgain(jupyter);
     const probe = await human.runCell(2);
     expect(probe).toMatchObject({ ok: true, executionCount: 2 });
     expect((await jupyter.cellRuns())[1]).toMatchObject({
