@@ -112,7 +112,9 @@ export class AgentPresence implements IDisposable {
     const shown = this._shown.get(call.id);
     const last = this._last.get(call.id) ?? null;
     this._last.delete(call.id);
-    if (shown) {
+    if (this._superseded.delete(call.id)) {
+      this._cancel(call.id);
+    } else if (shown) {
       this._cancel(call.id);
       this._scheduleRemoval(shown);
     } else if (last || activityOf(call)) {
@@ -171,6 +173,14 @@ export class AgentPresence implements IDisposable {
       // not on screen here (another tab, or not rendered): nothing to show
       return;
     }
+    // one label a cell: the latest call's (an earlier call on the cell
+    // does not come back when it ends)
+    for (const [otherId, other] of [...this._shown]) {
+      if (other.cell === cell && otherId !== id) {
+        this._superseded.add(otherId);
+        this._remove(other);
+      }
+    }
     const label = document.createElement('div');
     label.className = PRESENCE_LABEL_CLASS;
     label.dataset.agentActivity = kind;
@@ -179,6 +189,7 @@ export class AgentPresence implements IDisposable {
     cell.node.classList.add(PRESENCE_CELL_CLASS);
     cell.node.dataset.agentActivity = kind;
     this._shown.set(id, { cell, label, kind, since: this._now(), timer: null });
+    this._superseded.delete(id);
   }
 
   private _scheduleRemoval(shown: IShown): void {
@@ -218,6 +229,8 @@ export class AgentPresence implements IDisposable {
   private readonly _now: () => number;
   private readonly _pending = new Map<number, ReturnType<typeof setTimeout>>();
   private readonly _shown = new Map<number, IShown>();
+  /** Calls whose label a later call on the same cell replaced. */
+  private readonly _superseded = new Set<number>();
   /** The last cell each running call acted on. */
   private readonly _last = new Map<
     number,

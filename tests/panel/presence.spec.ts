@@ -198,4 +198,24 @@ describe('AgentPresence', () => {
       PRESENCE_CELL_CLASS
     );
   });
+
+  it('shows one label a cell: the latest call’s', () => {
+    const first = registry.start('jupyter_run_cells', now);
+    registry.report(first, 'a', 'running');
+    advance(RUNNING_DELAY_MS);
+    const second = registry.start('jupyter_update_cell', now);
+    registry.report(second, 'a', 'editing');
+    advance(RUNNING_DELAY_MS);
+    expect(
+      panel.content.widgets[0].node.querySelectorAll(`.${PRESENCE_LABEL_CLASS}`)
+    ).toHaveLength(1);
+    expect(labels()).toEqual(['Agent editing', null]);
+    registry.end(first, now);
+    advance(HOLD_MS);
+    // the first call's end does not take the second's label away
+    expect(labels()).toEqual(['Agent editing', null]);
+    registry.end(second, now);
+    advance(HOLD_MS);
+    expect(labels()).toEqual([null, null]);
+  });
 });
