@@ -121,7 +121,8 @@ export class ToolList extends Widget {
     super();
     const trans = translator.load('jupyterlite-webmcp');
     this.addClass('jp-WebMcpToolList');
-    this.node.tabIndex = -1;
+    // in the tab order: the list scrolls, and keyboard users scroll it
+    this.node.tabIndex = 0;
     this.node.setAttribute('role', 'dialog');
     const headingId = `jp-webmcp-tools-${++ToolList._count}`;
     this.node.setAttribute('aria-labelledby', headingId);
