@@ -114,8 +114,13 @@ test.describe('review threads, the human side', () => {
         body: 'Why 6 * 7?\nSay where it comes from.'
       })
     ]);
+    // the person signs with the app's identity (the collaboration name)
     const personName = thread.messages[0].author.name;
-    expect(personName.trim()).not.toBe('');
+    const identity = await page.evaluate(() => {
+      const user = window.uiTests.app().serviceManager.user?.identity;
+      return user?.display_name || user?.name || null;
+    });
+    expect(personName).toBe(identity ?? 'Notebook user');
 
     // the Comments tab shows it, focused; the cell has a badge
     const article = threads(page).first();
