@@ -1,11 +1,12 @@
 /**
  * The agent's presence on a cell: while a tool call reads, edits or runs a
  * cell, that cell says so ("Agent reading"), in a label drawn over the
- * cell's prompt area and an outline, both painted over the layout (nothing
- * moves). A call that lasts shows while it runs; a quick call shows once it
- * has answered, briefly, so the page is never touched while a quick call is
- * in flight (Chromium would run a frame of the whole page before handing the
- * result back; see WebMcpStatus). Every label stays at least HOLD_MS.
+ * cell's input and an outline, both painted over the layout (nothing
+ * moves). A call that lasts shows while it runs; a quick call shows after it
+ * answered, once the agent pauses (QUIET_MS), briefly: the page is never
+ * touched while a quick call is in flight, nor between the calls of a burst
+ * (Chromium would run a frame of the whole page before handing a result
+ * back; see WebMcpStatus). Every label stays at least HOLD_MS.
  */
 import type { Cell } from '@jupyterlab/cells';
 import {
@@ -32,6 +33,9 @@ export const PRESENCE_LABEL_CLASS = 'jp-AgentPresence';
 
 /** How long a label stays at least, so a person can read it. */
 export const HOLD_MS = 1500;
+
+/** How long the agent must pause before a quick call's cell shows. */
+export const QUIET_MS = 100;
 
 /** The words of a label. */
 export function presenceText(
@@ -82,6 +86,8 @@ export class AgentPresence implements IDisposable {
       clearTimeout(timer);
     }
     this._pending.clear();
+    this._holdFlash();
+    this._flash = null;
     for (const shown of [...this._shown.values()]) {
       this._remove(shown);
     }
@@ -90,6 +96,9 @@ export class AgentPresence implements IDisposable {
   private _onCall(_: IWebMcpRegistry, call: IToolCall): void {
     const activity = call.activity;
     if (call.finishedAt === null) {
+      // the agent is busy: a flash of an earlier quick call waits
+      this._running.add(call.id);
+      this._holdFlash();
       if (!activity) {
         return;
       }
@@ -118,14 +127,45 @@ export class AgentPresence implements IDisposable {
       this._cancel(call.id);
       this._scheduleRemoval(shown);
     } else if (last || activityOf(call)) {
-      const target = last ?? activityOf(call)!;
-      this._defer(call.id, 0, () => {
-        this._show(call.id, target.notebookPath, target.cellId, target.kind);
-        const drawn = this._shown.get(call.id);
-        if (drawn) {
-          this._scheduleRemoval(drawn);
-        }
-      });
+      this._cancel(call.id);
+      this._flash = { id: call.id, target: last ?? activityOf(call)! };
+    }
+    this._running.delete(call.id);
+    if (this._running.size === 0) {
+      this._armFlash();
+    }
+  }
+
+  /**
+   * Shows the last quick call's cell once the agent has paused for
+   * QUIET_MS: a burst of quick calls is never slowed by a frame per call,
+   * and the person still sees where the agent last was.
+   */
+  private _armFlash(): void {
+    this._holdFlash();
+    if (!this._flash) {
+      return;
+    }
+    this._flashTimer = setTimeout(() => {
+      this._flashTimer = null;
+      const flash = this._flash;
+      this._flash = null;
+      if (!flash || this._isDisposed) {
+        return;
+      }
+      const { id, target } = flash;
+      this._show(id, target.notebookPath, target.cellId, target.kind);
+      const drawn = this._shown.get(id);
+      if (drawn) {
+        this._scheduleRemoval(drawn);
+      }
+    }, QUIET_MS);
+  }
+
+  private _holdFlash(): void {
+    if (this._flashTimer !== null) {
+      clearTimeout(this._flashTimer);
+      this._flashTimer = null;
     }
   }
 
@@ -229,6 +269,14 @@ export class AgentPresence implements IDisposable {
   private readonly _now: () => number;
   private readonly _pending = new Map<number, ReturnType<typeof setTimeout>>();
   private readonly _shown = new Map<number, IShown>();
+  /** The calls in progress. */
+  private readonly _running = new Set<number>();
+  /** The cell of the last quick call, shown once the agent pauses. */
+  private _flash: {
+    id: number;
+    target: { notebookPath: string; cellId: string; kind: CellActivityKind };
+  } | null = null;
+  private _flashTimer: ReturnType<typeof setTimeout> | null = null;
   /** Calls whose label a later call on the same cell replaced. */
   private readonly _superseded = new Set<number>();
   /** The last cell each running call acted on. */

@@ -8,7 +8,8 @@ import {
   AgentPresence,
   HOLD_MS,
   PRESENCE_CELL_CLASS,
-  PRESENCE_LABEL_CLASS
+  PRESENCE_LABEL_CLASS,
+  QUIET_MS
 } from '../../src/panel/presence';
 import { RUNNING_DELAY_MS } from '../../src/panel/status';
 import type {
@@ -147,8 +148,11 @@ describe('AgentPresence', () => {
     expect(observer.takeRecords()).toEqual([]);
     registry.end(call, now);
     expect(observer.takeRecords()).toEqual([]);
+    // drawn once the agent pauses
+    advance(QUIET_MS - 1);
+    expect(observer.takeRecords()).toEqual([]);
     observer.disconnect();
-    advance(0);
+    advance(1);
     expect(labels()).toEqual([null, 'Agent reading']);
     const cell = panel.content.widgets[1].node;
     expect(cell.classList).toContain(PRESENCE_CELL_CLASS);
@@ -186,7 +190,7 @@ describe('AgentPresence', () => {
     const gone = registry.start('jupyter_get_cells', now);
     registry.report(gone, 'no-such-cell', 'reading');
     registry.end(gone, now);
-    advance(0);
+    advance(QUIET_MS);
     expect(labels()).toEqual([null, null]);
     const call = registry.start('jupyter_update_cell', now);
     registry.report(call, 'a', 'editing');
@@ -217,5 +221,25 @@ describe('AgentPresence', () => {
     registry.end(second, now);
     advance(HOLD_MS);
     expect(labels()).toEqual([null, null]);
+  });
+
+  it('draws nothing during a burst of quick calls, then the last one’s cell', () => {
+    const observer = new MutationObserver(() => undefined);
+    observer.observe(panel.node, {
+      subtree: true,
+      childList: true,
+      attributes: true
+    });
+    for (const cellId of ['a', 'b', 'a', 'b']) {
+      const call = registry.start('jupyter_get_cells', now);
+      registry.report(call, cellId, 'reading');
+      advance(5);
+      registry.end(call, now);
+      advance(QUIET_MS / 2);
+    }
+    expect(observer.takeRecords()).toEqual([]);
+    observer.disconnect();
+    advance(QUIET_MS);
+    expect(labels()).toEqual([null, 'Agent reading']);
   });
 });
