@@ -15,10 +15,10 @@ import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { type IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
 
-import { ACCESS_METADATA_KEY, readCellAccess } from '../access/model';
 import { anchorStatus, type IAnchorStatus } from '../review/anchors';
 import { compareTimes } from '../review/merge';
 import {
+  hiddenCellIds,
   type IMessageAuthor,
   type IReviewThread,
   type IThreadAnchor,
@@ -164,7 +164,10 @@ export class CommentsTabModel implements IDisposable {
         shown = [thread, ...shown];
       }
     }
-    const hidden = hiddenCells(model);
+    const hidden = hiddenCellIds(
+      model,
+      new Set(shown.map(thread => thread.anchor.cellId))
+    );
     return {
       rows: shown.map(thread => ({
         thread,
@@ -382,17 +385,4 @@ export namespace CommentsTabModel {
     /** Who the human writing here is (read at each write). */
     author: () => IMessageAuthor;
   }
-}
-
-/** The ids of the cells the owner hid from the agent. */
-function hiddenCells(model: ISharedNotebook): Set<string> {
-  const hidden = new Set<string>();
-  for (const cell of model.cells) {
-    if (
-      readCellAccess(cell.getMetadata(ACCESS_METADATA_KEY)).access === 'none'
-    ) {
-      hidden.add(cell.id);
-    }
-  }
-  return hidden;
 }

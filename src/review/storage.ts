@@ -68,7 +68,7 @@ export function storedThreads(model: ISharedNotebook): IReviewThread[] {
  * `none`, or a value that is not understood (which is enforced as `none`). A
  * cell id held by several cells is hidden if any of them is.
  */
-function hiddenCellIds(
+export function hiddenCellIds(
   model: ISharedNotebook,
   cellIds: ReadonlySet<string>
 ): Set<string> {
