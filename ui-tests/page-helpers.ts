@@ -478,6 +478,29 @@ export function installPageHelpers(): void {
       );
       await exposed.started;
       await exposed.restored;
+      // JupyterLab (and Lite's lab) fills an empty main area with a launcher
+      // after `restored`, and activating it moves the keyboard focus there a
+      // moment later (700 ms under load). A test that focused something
+      // first lost it then; so the app is ready once its main area holds the
+      // focus, as a person arriving at the page would find it.
+      const shell = exposed.shell as unknown as {
+        mode?: string;
+        currentWidget?: { node: HTMLElement } | null;
+      };
+      if (shell.mode === 'multiple-document') {
+        await until(
+          'the main area to be shown and focused',
+          30_000,
+          () =>
+            shell.currentWidget?.node.contains(document.activeElement)
+              ? true
+              : undefined,
+          () =>
+            `current: ${shell.currentWidget?.node.className ?? 'none'}, focus: ${
+              document.activeElement?.className ?? 'none'
+            }`
+        );
+      }
       return exposed.name;
     },
     notebookPanels,
