@@ -9,6 +9,8 @@ import { type CellActivityKind } from '../tokens';
 
 export interface ICallTrace {
   readonly signal: AbortSignal;
+  /** The call's id in this page's call stream, when there is one. */
+  readonly callId?: number;
   reportCell(
     notebookPath: string,
     cellId: string,

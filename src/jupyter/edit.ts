@@ -14,6 +14,8 @@ import { type NotebookPanel } from '@jupyterlab/notebook';
 
 import { withAgentAttribution } from '../access/guard';
 import { recordAgentAction } from '../access/provenance';
+import { sourceHash } from '../common/hash';
+import { callKey, recordAgentEdit } from '../revert/journal';
 import { LIMITS } from '../limits';
 import { type IProposals } from '../tokens';
 import { type ICallTrace, NO_CALL } from './call';
@@ -177,6 +179,13 @@ export async function insertCell(
   const cellId = inserted!.id;
   call.reportCell(notebook.path, cellId, 'editing');
   recordAgentAction(inserted!, 'inserted', 'jupyter_insert_cell');
+  recordAgentEdit(notebook.model, {
+    tool: 'jupyter_insert_cell',
+    kind: 'insert',
+    cellId,
+    afterHash: sourceHash(cellType, source),
+    ...callOf(call)
+  });
   if (args.activate ?? true) {
     await activateCell(notebook.panel, cellId);
   }
@@ -262,7 +271,7 @@ export async function updateCell(
   if (proposals?.mode === 'propose') {
     return proposeUpdate(notebook, args, call, proposals);
   }
-  writeSource(notebook, cell, args.source);
+  writeSource(notebook, cell, args.source, call);
   return reread(notebook, args.cellId);
 }
 
@@ -270,12 +279,27 @@ export async function updateCell(
 function writeSource(
   notebook: ILiveNotebook,
   cell: ISharedCell,
-  source: string
+  source: string,
+  call: ICallTrace
 ): void {
-  if (cell.getSource() !== source) {
+  const before = cell.getSource();
+  if (before !== source) {
     asOneStep(notebook.model, cell, () => replaceSource(cell, source));
     recordAgentAction(cell, 'edited', 'jupyter_update_cell');
+    recordAgentEdit(notebook.model, {
+      tool: 'jupyter_update_cell',
+      kind: 'update',
+      cellId: cell.id,
+      before,
+      afterHash: sourceHash(cell.cell_type, source),
+      ...callOf(call)
+    });
   }
+}
+
+/** The journal's name for the call, when it came through the call stream. */
+function callOf(call: ICallTrace): { call?: string } {
+  return call.callId === undefined ? {} : { call: callKey(call.callId) };
 }
 
 /** Stage the update as a proposal and answer as the human decides. */
@@ -300,7 +324,7 @@ async function proposeUpdate(
         args.expectedSourceHash,
         'Cell changed since it was read.'
       );
-      writeSource(notebook, current, args.source);
+      writeSource(notebook, current, args.source, call);
     }
   });
   switch (outcome.kind) {
@@ -357,7 +381,19 @@ export async function deleteCell(
     args.expectedSourceHash,
     'Cell changed since it was read; it was not deleted.'
   );
+  const cells = notebook.model.cells;
+  const removed = {
+    tool: 'jupyter_delete_cell',
+    kind: 'delete' as const,
+    cellId: cell.id,
+    cell: cell.toJSON(),
+    index,
+    previousCellId: index > 0 ? cells[index - 1].id : null,
+    nextCellId: index + 1 < cells.length ? cells[index + 1].id : null,
+    ...callOf(call)
+  };
   asOneStep(notebook.model, null, () => notebook.model.deleteCell(index));
+  recordAgentEdit(notebook.model, removed);
   const active = notebook.panel.content.activeCell;
   const activeCellId =
     active && cellAccess(active.model.sharedModel) !== 'none'

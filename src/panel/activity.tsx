@@ -12,6 +12,8 @@ import * as React from 'react';
 
 import { type IToolCall } from '../tokens';
 import { type ActivityModel, callDuration, callState } from './activity-model';
+import { type AgentEditsModel } from './edits-model';
+import { EditsSection } from './edits';
 import { TabBody } from './view';
 
 /** How many cell links a row shows before "and N more". */
@@ -88,6 +90,8 @@ export class ActivityPanel extends TabBody<ActivityModel> {
     this.addClass('jp-AgentPanel-activity');
     this.id = 'jp-agent-panel-activity';
     this._openCell = options.openCell;
+    this._edits = options.edits ?? null;
+    this._edits?.changed.connect(this.refresh, this);
     this._trans = (options.translator ?? nullTranslator).load(
       'jupyterlite-webmcp'
     );
@@ -109,6 +113,16 @@ export class ActivityPanel extends TabBody<ActivityModel> {
     }
     return (
       <div className="jp-AgentPanel-activityBody">
+        {this._edits && (
+          <EditsSection
+            model={this._edits}
+            trans={trans}
+            openCell={this._openCell}
+          />
+        )}
+        {this._edits && (
+          <h3 className="jp-AgentPanel-heading">{trans.__('Tool calls')}</h3>
+        )}
         {notice && <p className="jp-AgentPanel-notice">{notice}</p>}
         {rows.length === 0 ? (
           availability === 'available' && (
@@ -199,13 +213,21 @@ export class ActivityPanel extends TabBody<ActivityModel> {
     );
   }
 
+  dispose(): void {
+    this._edits?.changed.disconnect(this.refresh, this);
+    super.dispose();
+  }
+
   private readonly _openCell: (path: string, cellId: string) => Promise<void>;
+  private readonly _edits: AgentEditsModel | null;
   private readonly _trans: TranslationBundle;
 }
 
 export namespace ActivityPanel {
   export interface IOptions {
     model: ActivityModel;
+    /** The current notebook's agent edits, to revert them. */
+    edits?: AgentEditsModel | null;
     /** Brings a cell up in its notebook. */
     openCell: (path: string, cellId: string) => Promise<void>;
     translator?: ITranslator | null;

@@ -29,6 +29,7 @@ import { AccessPanel } from './access-tab';
 import { AccessTabModel } from './access-tab-model';
 import { ActivityPanel } from './activity';
 import { ActivityModel } from './activity-model';
+import { AgentEditsModel } from './edits-model';
 import { CommentsPanel } from './comments';
 import { CommentsTabModel } from './comments-model';
 import { AgentPanel, HeaderRanks, TabRanks } from './panel';
@@ -142,6 +143,7 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
         });
     }
     const accessModel = new AccessTabModel({ tracker, access });
+    const editsModel = new AgentEditsModel({ tracker });
     panel.addTab(
       new AccessPanel({ model: accessModel, translator }),
       TabRanks.access
@@ -149,6 +151,7 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
     panel.addTab(
       new ActivityPanel({
         model: activityModel,
+        edits: editsModel,
         translator,
         openCell: async (path, cellId) => {
           await revealCell(app, access, path, cellId);
@@ -171,6 +174,7 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
     set.add(panel);
     set.add(activityModel);
     set.add(accessModel);
+    set.add(editsModel);
     if (registry) {
       // while a tool acts on a cell, the cell says so
       set.add(new AgentPresence({ registry, access, translator }));

@@ -225,6 +225,7 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     const live = () => call.finishedAt === null && !this._disposed;
     return {
       signal,
+      callId: call.id,
       reportCell: (
         notebookPath: string,
         cellId: string,

@@ -21,6 +21,8 @@ export interface IToolAnnotations {
 export interface IToolCallContext {
   /** The caller's abort signal (never undefined: a dummy one when none came). */
   signal: AbortSignal;
+  /** The call's id in the call stream (IToolCall.id). */
+  callId: number;
   /**
    * Say which notebook and cell the call is reading, editing or running now,
    * for the human (the Activity tab, on-cell presence); never sent to the

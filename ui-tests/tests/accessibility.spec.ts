@@ -89,6 +89,16 @@ test.describe('accessibility', () => {
         cells: { id: string; sourceHash: string }[];
       }>('jupyter_get_cells', {});
       const hash = read.structured!.cells[1].sourceHash;
+      // an agent edit the Activity tab offers to revert
+      const inserted = await agent.call('jupyter_insert_cell', {
+        referenceCellId: 'b',
+        position: 'below',
+        source: 'z = 3'
+      });
+      expect(inserted.isError).toBe(false);
+      await expect(
+        panel.getByRole('button', { name: 'Revert: Inserted: z = 3' })
+      ).toBeVisible();
 
       // a proposal waiting under cell b
       await human.command('jupyterlite-webmcp:set-propose-mode', {

@@ -1,0 +1,270 @@
+/**
+ * The agent edits of the current notebook the person can revert, for the
+ * Activity tab: the notebook's journal (src/revert/journal.ts), newest first,
+ * each with where it stands now, and the revert itself. It follows the
+ * notebook tracker and every change of the current notebook (this browser's,
+ * a collaborator's, an undo), re-reading after the change settles, so an
+ * entry's state is never stale for long and never computed inside a typing
+ * burst. Works with no agent connected: it reads only the notebook.
+ */
+import type { ISharedNotebook } from '@jupyter/ydoc';
+import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
+import { type IDisposable } from '@lumino/disposable';
+import { type ISignal, Signal } from '@lumino/signaling';
+
+import { agentEdits, type IAgentEdit } from '../revert/journal';
+import { previewOf } from './access-tab-model';
+import {
+  editStatuses,
+  editsSince,
+  revertEdits,
+  type EditStatus,
+  type IRevertOutcome
+} from '../revert/revert';
+
+/** How long after a change of the notebook its entries are re-read. */
+export const EDITS_SETTLE_MS = 250;
+
+/** An entry as the tab shows it. */
+export interface IEditRow {
+  edit: IAgentEdit;
+  status: EditStatus;
+  /** Whether "revert this and every later edit" would revert anything. */
+  groupRevertable: boolean;
+  /**
+   * The first line of the cell, so the person knows which: as it is now
+   * while the cell is there, as it was for a deleted one; null when an
+   * inserted cell is gone.
+   */
+  preview: string | null;
+}
+
+/** What the last revert did, for the tab to say. */
+export interface IRevertReport {
+  /** 'one' or 'since' (this and later). */
+  scope: 'one' | 'since';
+  outcome: IRevertOutcome;
+}
+
+/** The part of a Yjs document the model listens to. */
+interface IYDocLike {
+  on(event: 'update', f: () => void): void;
+  off(event: 'update', f: () => void): void;
+}
+
+export class AgentEditsModel implements IDisposable {
+  constructor(options: AgentEditsModel.IOptions) {
+    this._tracker = options.tracker;
+    this._tracker.currentChanged.connect(this._onCurrent, this);
+    this._bind(this._tracker.currentWidget);
+  }
+
+  /** Emitted (after the current task) when anything shown changed. */
+  get changed(): ISignal<this, void> {
+    return this._changed;
+  }
+
+  /** The notebook whose edits are shown. */
+  get panel(): NotebookPanel | null {
+    return this._panel;
+  }
+
+  /** Its workspace path. */
+  get path(): string | null {
+    return this._panel?.context.localPath ?? null;
+  }
+
+  /** The entries, newest first. */
+  get rows(): readonly IEditRow[] {
+    return this._rows;
+  }
+
+  /** What the last revert in this notebook did, until the notebook changes. */
+  get lastReport(): IRevertReport | null {
+    return this._report;
+  }
+
+  /** Revert one entry. */
+  revert(editId: string): IRevertReport | null {
+    return this._revert('one', new Set([editId]));
+  }
+
+  /** Revert an entry and every entry after it, as one undo step. */
+  revertSince(editId: string): IRevertReport | null {
+    const model = this._model();
+    if (!model) {
+      return null;
+    }
+    return this._revert('since', editsSince(agentEdits(model), editId));
+  }
+
+  get isDisposed(): boolean {
+    return this._isDisposed;
+  }
+
+  dispose(): void {
+    if (this._isDisposed) {
+      return;
+    }
+    this._isDisposed = true;
+    this._tracker.currentChanged.disconnect(this._onCurrent, this);
+    this._bind(null);
+    for (const timer of [this._timer, this._emitTimer]) {
+      if (timer !== null) {
+        clearTimeout(timer);
+      }
+    }
+    Signal.clearData(this);
+  }
+
+  private _revert(
+    scope: 'one' | 'since',
+    ids: ReadonlySet<string>
+  ): IRevertReport | null {
+    const model = this._model();
+    if (!model || ids.size === 0) {
+      return null;
+    }
+    const report: IRevertReport = { scope, outcome: revertEdits(model, ids) };
+    this._refresh();
+    this._report = report;
+    this._emit();
+    return report;
+  }
+
+  private _model(): ISharedNotebook | null {
+    return this._panel?.content.model?.sharedModel ?? null;
+  }
+
+  private _onCurrent(): void {
+    this._bind(this._tracker.currentWidget);
+  }
+
+  private _bind(panel: NotebookPanel | null): void {
+    if (panel === this._panel && panel !== null) {
+      return;
+    }
+    this._doc?.off('update', this._onUpdate);
+    this._doc = null;
+    this._panel?.disposed.disconnect(this._onCurrent, this);
+    this._panel = panel;
+    this._report = null;
+    if (panel) {
+      panel.disposed.connect(this._onCurrent, this);
+      void panel.context.ready.then(() => {
+        if (this._panel !== panel || this._isDisposed) {
+          return;
+        }
+        const doc = (
+          panel.content.model?.sharedModel as unknown as { ydoc?: IYDocLike }
+        )?.ydoc;
+        if (doc) {
+          this._doc = doc;
+          doc.on('update', this._onUpdate);
+        }
+        this._refresh();
+        this._emit();
+      });
+    }
+    this._refresh();
+    this._emit();
+  }
+
+  private readonly _onUpdate = (): void => {
+    if (this._timer !== null) {
+      return;
+    }
+    this._timer = setTimeout(() => {
+      this._timer = null;
+      if (this._refresh()) {
+        this._emit();
+      }
+    }, EDITS_SETTLE_MS);
+  };
+
+  /** Re-read the entries; whether anything shown changed. */
+  private _refresh(): boolean {
+    const model = this._model();
+    const edits = model ? agentEdits(model) : [];
+    const statuses =
+      model && edits.length > 0 ? editStatuses(model, edits) : null;
+    const sources = new Map<string, string>();
+    if (model && edits.length > 0) {
+      const wanted = new Set(edits.map(edit => edit.cellId));
+      for (const cell of model.cells) {
+        if (wanted.has(cell.id) && !sources.has(cell.id)) {
+          sources.set(cell.id, cell.getSource());
+        }
+      }
+    }
+    const rows: IEditRow[] = [];
+    let later = false;
+    for (let i = edits.length - 1; i >= 0; i--) {
+      const edit = edits[i];
+      const status = statuses!.get(edit.id)!;
+      later ||= status.state === 'revertable';
+      rows.push({
+        edit,
+        status,
+        groupRevertable: later,
+        preview: previewFor(edit, sources.get(edit.cellId))
+      });
+    }
+    const key = JSON.stringify(
+      rows.map(row => [
+        row.edit.id,
+        row.status,
+        row.groupRevertable,
+        row.preview
+      ])
+    );
+    if (key === this._key) {
+      return false;
+    }
+    this._key = key;
+    this._rows = rows;
+    return true;
+  }
+
+  /** Tell the view, after the current task. */
+  private _emit(): void {
+    if (this._emitTimer !== null || this._isDisposed) {
+      return;
+    }
+    this._emitTimer = setTimeout(() => {
+      this._emitTimer = null;
+      if (!this._isDisposed) {
+        this._changed.emit();
+      }
+    }, 0);
+  }
+
+  private readonly _tracker: INotebookTracker;
+  private _panel: NotebookPanel | null = null;
+  private _doc: IYDocLike | null = null;
+  private _rows: IEditRow[] = [];
+  private _key = '';
+  private _report: IRevertReport | null = null;
+  private _timer: ReturnType<typeof setTimeout> | null = null;
+  private _emitTimer: ReturnType<typeof setTimeout> | null = null;
+  private _isDisposed = false;
+  private readonly _changed = new Signal<this, void>(this);
+}
+
+/** The preview of an entry's cell (see IEditRow.preview). */
+function previewFor(
+  edit: IAgentEdit,
+  current: string | undefined
+): string | null {
+  if (edit.kind === 'delete' && edit.cell) {
+    const source = edit.cell.source;
+    return previewOf(Array.isArray(source) ? source.join('') : source);
+  }
+  return current === undefined ? null : previewOf(current);
+}
+
+export namespace AgentEditsModel {
+  export interface IOptions {
+    tracker: INotebookTracker;
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * The journal of agent edits a person can revert, stored in the notebook
+ * under the metadata key `jupyterlite_webmcp_edits`, so a revert works after
+ * a reload, in another browser, and with no agent connected.
+ *
+ * Each entry keeps what the revert needs and nothing more: for an update the
+ * source before it and the hash of the source the agent left; for an insert
+ * the hash of the source it left; for a delete the whole cell (outputs
+ * included) and its neighbours, to bring it back at its place. The journal is
+ * bounded (MAX_AGENT_EDITS entries, MAX_AGENT_EDITS_BYTES of JSON), oldest
+ * first out. No tool reads it: tools never return notebook metadata, and a
+ * cell's own metadata shown to the agent never holds it.
+ *
+ * No JupyterLab import at run time.
+ */
+import type { ISharedNotebook } from '@jupyter/ydoc';
+import type * as nbformat from '@jupyterlab/nbformat';
+import type { PartialJSONObject } from '@lumino/coreutils';
+
+/** The notebook metadata key of the journal. */
+export const EDITS_METADATA_KEY = 'jupyterlite_webmcp_edits';
+
+/** The version of the stored format. */
+export const EDITS_METADATA_VERSION = 1;
+
+/** How many agent edits a notebook keeps for reverting. */
+export const MAX_AGENT_EDITS = 50;
+
+/**
+ * How large (JSON characters) the whole journal may grow. A deleted cell
+ * whose outputs alone would pass half of it is kept without its outputs.
+ */
+export const MAX_AGENT_EDITS_BYTES = 1024 * 1024;
+
+/** What the agent did. */
+export type AgentEditKind = 'insert' | 'update' | 'delete';
+
+/** One agent edit, as stored. */
+export interface IAgentEdit {
+  /** Unique within the notebook. */
+  id: string;
+  /** When the edit was made (ISO 8601). */
+  at: string;
+  /** The tool that made it. */
+  tool: string;
+  kind: AgentEditKind;
+  cellId: string;
+  /** The page session and call that made it (`<session>:<call id>`). */
+  call?: string;
+  /** update: the source before the edit. */
+  before?: string;
+  /** insert and update: the source hash right after the edit. */
+  afterHash?: string;
+  /** delete: the cell as it was, outputs included. */
+  cell?: nbformat.ICell;
+  /** delete: the index it had. */
+  index?: number;
+  /** delete: the id of the cell just above it, null at the top. */
+  previousCellId?: string | null;
+  /** delete: the id of the cell just below it, null at the bottom. */
+  nextCellId?: string | null;
+  /** delete: the outputs were too large to keep. */
+  outputsDropped?: boolean;
+}
+
+/** The stored value. */
+interface IStoredJournal {
+  version: number;
+  edits: IAgentEdit[];
+}
+
+/** A random id for a journal entry. */
+export function newEditId(): string {
+  const crypto = globalThis.crypto;
+  if (crypto && typeof crypto.randomUUID === 'function') {
+    return crypto.randomUUID();
+  }
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** This page's session, so a journal entry can name the call that made it. */
+export const PAGE_SESSION = newEditId();
+
+/** The key of a call of this page, as journal entries store it. */
+export function callKey(callId: number): string {
+  return `${PAGE_SESSION}:${callId}`;
+}
+
+const KINDS: readonly AgentEditKind[] = ['insert', 'update', 'delete'];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** One stored entry, or null when it cannot be used to revert anything. */
+function readEdit(value: unknown): IAgentEdit | null {
+  if (!isObject(value)) {
+    return null;
+  }
+  const { id, at, tool, kind, cellId } = value;
+  if (
+    typeof id !== 'string' ||
+    typeof at !== 'string' ||
+    typeof tool !== 'string' ||
+    typeof cellId !== 'string' ||
+    !(KINDS as readonly unknown[]).includes(kind)
+  ) {
+    return null;
+  }
+  const edit: IAgentEdit = {
+    id,
+    at,
+    tool,
+    kind: kind as AgentEditKind,
+    cellId
+  };
+  if (typeof value.call === 'string') {
+    edit.call = value.call;
+  }
+  switch (edit.kind) {
+    case 'update':
+      if (
+        typeof value.before !== 'string' ||
+        typeof value.afterHash !== 'string'
+      ) {
+        return null;
+      }
+      edit.before = value.before;
+      edit.afterHash = value.afterHash;
+      break;
+    case 'insert':
+      if (typeof value.afterHash !== 'string') {
+        return null;
+      }
+      edit.afterHash = value.afterHash;
+      break;
+    case 'delete': {
+      const cell = value.cell;
+      if (
+        !isObject(cell) ||
+        typeof cell.cell_type !== 'string' ||
+        typeof value.index !== 'number' ||
+        !Number.isInteger(value.index) ||
+        value.index < 0
+      ) {
+        return null;
+      }
+      edit.cell = cell as unknown as nbformat.ICell;
+      edit.index = value.index;
+      edit.previousCellId =
+        typeof value.previousCellId === 'string' ? value.previousCellId : null;
+      edit.nextCellId =
+        typeof value.nextCellId === 'string' ? value.nextCellId : null;
+      if (value.outputsDropped === true) {
+        edit.outputsDropped = true;
+      }
+      break;
+    }
+  }
+  return edit;
+}
+
+/**
+ * The entries stored in a metadata value, oldest first. What cannot be
+ * understood (a hand edit, a newer version's field) is left out, never
+ * guessed at; an entry id seen twice keeps its first.
+ */
+export function readJournal(value: unknown): IAgentEdit[] {
+  if (!isObject(value) || !Array.isArray(value.edits)) {
+    return [];
+  }
+  const seen = new Set<string>();
+  const edits: IAgentEdit[] = [];
+  for (const raw of value.edits) {
+    const edit = readEdit(raw);
+    if (edit && !seen.has(edit.id)) {
+      seen.add(edit.id);
+      edits.push(edit);
+    }
+  }
+  return edits;
+}
+
+/** The journal of a notebook, oldest first. */
+export function agentEdits(model: ISharedNotebook): IAgentEdit[] {
+  return readJournal(model.getMetadata(EDITS_METADATA_KEY));
+}
+
+/** A deleted cell small enough to keep: outputs dropped when too large. */
+function boundedDelete(edit: IAgentEdit): IAgentEdit {
+  if (
+    edit.kind !== 'delete' ||
+    !edit.cell ||
+    JSON.stringify(edit).length <= MAX_AGENT_EDITS_BYTES / 2
+  ) {
+    return edit;
+  }
+  const cell = { ...edit.cell } as nbformat.ICell & {
+    outputs?: nbformat.IOutput[];
+  };
+  if (Array.isArray(cell.outputs)) {
+    cell.outputs = [];
+  }
+  return { ...edit, cell, outputsDropped: true };
+}
+
+/**
+ * The journal with `edit` added, bounded: the newest MAX_AGENT_EDITS entries
+ * whose JSON fits MAX_AGENT_EDITS_BYTES. An entry that cannot fit even alone
+ * (a huge source) is not kept.
+ */
+export function withEdit(
+  edits: readonly IAgentEdit[],
+  edit: IAgentEdit
+): IAgentEdit[] {
+  const next = [...edits, boundedDelete(edit)].slice(-MAX_AGENT_EDITS);
+  let size = JSON.stringify(next).length;
+  while (next.length > 0 && size > MAX_AGENT_EDITS_BYTES) {
+    const dropped = next.shift()!;
+    size -= JSON.stringify(dropped).length + 1;
+  }
+  return next;
+}
+
+/**
+ * Add an entry to a notebook's journal. The notebook's undo history tracks
+ * its cells only, so this write never enters it: undoing the agent's edit
+ * leaves the entry, which then reads as reverted.
+ */
+export function recordAgentEdit(
+  model: ISharedNotebook,
+  edit: Omit<IAgentEdit, 'id' | 'at'>
+): void {
+  const entry: IAgentEdit = {
+    id: newEditId(),
+    at: new Date().toISOString(),
+    ...edit
+  };
+  const edits = withEdit(agentEdits(model), entry);
+  const value: IStoredJournal = { version: EDITS_METADATA_VERSION, edits };
+  model.setMetadata(EDITS_METADATA_KEY, value as unknown as PartialJSONObject);
+}
