@@ -6,10 +6,12 @@
  * after a reload with no agent call at all.
  */
 import type { Locator, Page } from '@playwright/test';
+import { createHash } from 'node:crypto';
 
 import { expect, test } from '../fixtures';
 import type { Human } from '../human';
 import type { JupyterApp } from '../jupyter';
+import { codeCell, notebookOf } from '../notebook-content';
 
 test.use({ failOnConsoleErrors: true });
 
@@ -191,6 +193,18 @@ test.describe('reverting agent edits', () => {
       'can be reverted',
       'can be reverted'
     ]);
+
+    // the delete alone: set-x comes back after the cell that was above it
+    await rows
+      .nth(0)
+      .getByRole('button', { name: 'Revert: Deleted: x = 6 * 7' })
+      .click();
+    await expect
+      .poll(async () => (await cells(page)).map(cell => cell.id))
+      .toEqual(['intro', 'set-x', 'greet', newId]);
+    await expect(
+      (await jupyter.cell(1)).locator('.jp-OutputArea-output')
+    ).toHaveText('42');
   });
 
   test('a cell the person changed since is not overwritten; the entry says why', async ({
@@ -267,6 +281,51 @@ test.describe('reverting agent edits', () => {
     await expect
       .poll(() => human.cellIds())
       .toEqual(['intro', 'set-x', 'greet']);
+    await expect(row).toContainText('reverted');
+  });
+
+  test('without WebMCP, an agent edit saved in the file is reverted @no-webmcp', async ({
+    jupyter,
+    human
+  }) => {
+    // a notebook an agent changed in an earlier session, as it was saved:
+    // the journal entry of the change, in the documented format
+    const hash = (type: string, source: string) =>
+      `sha256:${createHash('sha256')
+        .update(`${type}\n${source}`, 'utf8')
+        .digest('hex')
+        .slice(0, 16)}`;
+    await jupyter.open();
+    const path = await jupyter.createNotebook(
+      'earlier.ipynb',
+      notebookOf([codeCell('a', "total = sum(values)  # the agent's")], {
+        jupyterlite_webmcp_edits: {
+          version: 1,
+          edits: [
+            {
+              id: 'e1',
+              at: '2026-11-30T10:00:00.000Z',
+              tool: 'jupyter_update_cell',
+              kind: 'update',
+              cellId: 'a',
+              before: 'total = 0\nfor v in values:\n    total += v',
+              afterHash: hash('code', "total = sum(values)  # the agent's")
+            }
+          ]
+        }
+      })
+    );
+    await human.openNotebook(path, { kernel: false });
+    const panel = await openActivity(jupyter, human);
+    const row = editRows(panel, 'earlier.ipynb').first();
+    await expect(row).toContainText(
+      "Changed: total = sum(values)  # the agent's"
+    );
+    await expect(row).toContainText('can be reverted');
+    await row.getByRole('button', { name: /^Revert: Changed:/ }).click();
+    await expect
+      .poll(() => human.cellSources())
+      .toEqual(['total = 0\nfor v in values:\n    total += v']);
     await expect(row).toContainText('reverted');
   });
 });
