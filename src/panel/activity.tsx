@@ -13,7 +13,8 @@ import * as React from 'react';
 import { type IToolCall } from '../tokens';
 import { type ActivityModel, callDuration, callState } from './activity-model';
 import { type AgentEditsModel } from './edits-model';
-import { EditsSection } from './edits';
+import { EditsSection, editText, statusText } from './edits';
+import { callKey } from '../revert/journal';
 import { TabBody } from './view';
 
 /** How many cell links a row shows before "and N more". */
@@ -184,6 +185,7 @@ export class ActivityPanel extends TabBody<ActivityModel> {
           )}
         </div>
         {live && <div className="jp-AgentPanel-activityLive">{live}</div>}
+        {this._editOf(call)}
         {shown.length > 0 && (
           <div className="jp-AgentPanel-activityCells">
             <span>{trans.__('Cells:')}</span>
@@ -210,6 +212,35 @@ export class ActivityPanel extends TabBody<ActivityModel> {
           </div>
         )}
       </li>
+    );
+  }
+
+  /** The revert of the edit a finished call made, when the journal has it. */
+  private _editOf(call: IToolCall): React.ReactElement | null {
+    const edits = this._edits;
+    if (!edits || call.finishedAt === null) {
+      return null;
+    }
+    const key = callKey(call.id);
+    const row = edits.rows.find(candidate => candidate.edit.call === key);
+    if (!row) {
+      return null;
+    }
+    const trans = this._trans;
+    const what = editText(row.edit, row.preview, trans);
+    return (
+      <div className="jp-AgentPanel-activityEdit">
+        <span>{statusText(row.status, trans)}</span>
+        <button
+          type="button"
+          className="jp-mod-styled jp-AgentPanel-revert"
+          disabled={row.status.state !== 'revertable'}
+          aria-label={trans.__('Revert the edit of this call: %1', what)}
+          onClick={() => edits.revert(row.edit.id)}
+        >
+          {trans.__('Revert')}
+        </button>
+      </div>
     );
   }
 

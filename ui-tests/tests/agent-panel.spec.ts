@@ -34,7 +34,9 @@ async function openPanel(jupyter: JupyterApp, human: Human): Promise<Locator> {
   await human.runFromPalette('Open Agent Panel', /^Open Agent Panel/);
   const panel = page.locator('#jp-agent-panel');
   await expect(panel).toBeVisible();
-  await expect(panel.getByRole('heading', { name: 'Agent' })).toBeVisible();
+  await expect(
+    panel.getByRole('heading', { name: 'Agent', exact: true })
+  ).toBeVisible();
   return panel;
 }
 

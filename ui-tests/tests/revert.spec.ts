@@ -205,6 +205,22 @@ test.describe('reverting agent edits', () => {
     await expect(
       (await jupyter.cell(1)).locator('.jp-OutputArea-output')
     ).toHaveText('42');
+
+    // from the insert's own row in the tool calls: the inserted cell goes
+    const call = panel
+      .getByRole('list', { name: 'Agent tool calls, newest first' })
+      .getByRole('listitem')
+      .filter({ hasText: 'jupyter_insert_cell' });
+    await expect(call).toContainText('can be reverted');
+    await call
+      .getByRole('button', {
+        name: 'Revert the edit of this call: Inserted: added = 1'
+      })
+      .click();
+    await expect
+      .poll(async () => (await cells(page)).map(cell => cell.id))
+      .toEqual(['intro', 'set-x', 'greet']);
+    await expect(call).toContainText('reverted');
   });
 
   test('a cell the person changed since is not overwritten; the entry says why', async ({
