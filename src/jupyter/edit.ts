@@ -6,7 +6,9 @@
  * the read-hash-write protocol: the caller sends the `sourceHash` it read, and
  * a cell that changed since (a human edit, however recent) is refused with
  * STALE_CELL, so the human's text always survives. Each write is one step of
- * the undo history, separate from the human's typing around it.
+ * the undo history, separate from the human's typing around it, and is
+ * journaled in the notebook (src/revert/journal.ts) so the human can revert
+ * it from the Agent panel.
  */
 import { type ISharedCell, type ISharedNotebook } from '@jupyter/ydoc';
 import { type MarkdownCell } from '@jupyterlab/cells';
@@ -15,6 +17,7 @@ import { type NotebookPanel } from '@jupyterlab/notebook';
 import { withAgentAttribution } from '../access/guard';
 import { recordAgentAction } from '../access/provenance';
 import { sourceHash } from '../common/hash';
+import { replaceSource } from '../common/source-edit';
 import { callKey, recordAgentEdit } from '../revert/journal';
 import { LIMITS } from '../limits';
 import { type IProposals } from '../tokens';
@@ -95,28 +98,6 @@ function asOneStep(
     }
   });
   undo?.stopCapturing();
-}
-
-/** Replace a cell's source with the smallest edit that gives `next`. */
-function replaceSource(cell: ISharedCell, next: string): void {
-  const current = cell.getSource();
-  let start = 0;
-  const limit = Math.min(current.length, next.length);
-  while (start < limit && current[start] === next[start]) {
-    start++;
-  }
-  let end = 0;
-  while (
-    end < limit - start &&
-    current[current.length - 1 - end] === next[next.length - 1 - end]
-  ) {
-    end++;
-  }
-  cell.updateSource(
-    start,
-    current.length - end,
-    next.slice(start, next.length - end)
-  );
 }
 
 /** Arguments of `jupyter_insert_cell`. */

@@ -15,6 +15,7 @@ import type { ISharedCell, ISharedNotebook } from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
 
 import { sourceHash } from '../common/hash';
+import { replaceSource } from '../common/source-edit';
 import { recordHistory } from '../access/provenance';
 import { agentEdits, type IAgentEdit } from './journal';
 
@@ -138,28 +139,6 @@ function restoreIndex(order: readonly string[], edit: IAgentEdit): number {
     return next;
   }
   return Math.min(edit.index ?? order.length, order.length);
-}
-
-/** Replace a cell's source with the smallest edit that gives `next`. */
-function replaceSource(cell: ISharedCell, next: string): void {
-  const current = cell.getSource();
-  let start = 0;
-  const limit = Math.min(current.length, next.length);
-  while (start < limit && current[start] === next[start]) {
-    start++;
-  }
-  let end = 0;
-  while (
-    end < limit - start &&
-    current[current.length - 1 - end] === next[next.length - 1 - end]
-  ) {
-    end++;
-  }
-  cell.updateSource(
-    start,
-    current.length - end,
-    next.slice(start, next.length - end)
-  );
 }
 
 /** What YNotebook exposes of its undo manager. */
