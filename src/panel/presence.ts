@@ -126,9 +126,9 @@ export class AgentPresence implements IDisposable {
     } else if (shown) {
       this._cancel(call.id);
       this._scheduleRemoval(shown);
-    } else if (last || activityOf(call)) {
+    } else if (last) {
       this._cancel(call.id);
-      this._flash = { id: call.id, target: last ?? activityOf(call)! };
+      this._flash = { id: call.id, target: last };
     }
     this._running.delete(call.id);
     if (this._running.size === 0) {
@@ -295,36 +295,4 @@ export namespace AgentPresence {
     /** The clock (tests). */
     now?: () => number;
   }
-}
-
-/**
- * The cell a finished call acted on last, from the call itself: its record
- * keeps the cells, and its activity is cleared when it ends.
- */
-function activityOf(
-  call: IToolCall
-): { notebookPath: string; cellId: string; kind: CellActivityKind } | null {
-  const cellId = call.cellIds[call.cellIds.length - 1];
-  if (!call.notebookPath || !cellId) {
-    return null;
-  }
-  return {
-    notebookPath: call.notebookPath,
-    cellId,
-    kind: kindOfTool(call.tool)
-  };
-}
-
-/** What a tool does to the cells it names. */
-function kindOfTool(tool: string): CellActivityKind {
-  if (tool === 'jupyter_run_cells') {
-    return 'running';
-  }
-  if (
-    /^jupyter_(insert|update|delete)_cell$/.test(tool) ||
-    /^jupyter_(create|reply|resolve|reopen)_comment$/.test(tool)
-  ) {
-    return 'editing';
-  }
-  return 'reading';
 }
