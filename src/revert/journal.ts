@@ -223,6 +223,84 @@ export function withEdit(
 }
 
 /**
+ * How long this page keeps putting back an entry it wrote that a
+ * collaborator's concurrent write of the journal replaced.
+ */
+export const DEFEND_EDIT_MS = 60_000;
+
+/** Write a journal (setMetadata writes nothing when it is stored already). */
+function storeJournal(model: ISharedNotebook, edits: IAgentEdit[]): void {
+  const value: IStoredJournal = { version: EDITS_METADATA_VERSION, edits };
+  model.setMetadata(EDITS_METADATA_KEY, value as unknown as PartialJSONObject);
+}
+
+interface IDefended {
+  edit: IAgentEdit;
+  until: number;
+}
+
+/**
+ * The entries this page wrote lately, per notebook. The journal is one
+ * metadata value: when two browsers' agents write it in the same instant,
+ * real-time collaboration keeps one of the two values, so the other
+ * browser's entry is gone from both. Each page watches the value for
+ * DEFEND_EDIT_MS after a write and adds back its own missing entries, in
+ * time order and within the bounds, so both browsers end with both entries;
+ * an entry the bounds push out is left out on both sides alike, so the pages
+ * never write against each other.
+ */
+const written = new WeakMap<ISharedNotebook, Map<string, IDefended>>();
+
+function defend(model: ISharedNotebook, entry: IAgentEdit): void {
+  let entries = written.get(model);
+  if (!entries) {
+    const own = new Map<string, IDefended>();
+    entries = own;
+    written.set(model, own);
+    const onChange = (_: unknown, change: { key: string }): void => {
+      if (change.key !== EDITS_METADATA_KEY) {
+        return;
+      }
+      const now = Date.now();
+      for (const [id, kept] of own) {
+        if (kept.until < now) {
+          own.delete(id);
+        }
+      }
+      if (own.size === 0) {
+        model.metadataChanged.disconnect(onChange);
+        written.delete(model);
+        return;
+      }
+      restoreMissing(
+        model,
+        [...own.values()].map(kept => kept.edit)
+      );
+    };
+    model.metadataChanged.connect(onChange);
+  }
+  entries.set(entry.id, { edit: entry, until: Date.now() + DEFEND_EDIT_MS });
+}
+
+/** Add back `own` entries missing from the stored journal, if they fit. */
+function restoreMissing(model: ISharedNotebook, own: IAgentEdit[]): void {
+  const stored = agentEdits(model);
+  const ids = new Set(stored.map(edit => edit.id));
+  const missing = own.filter(edit => !ids.has(edit.id));
+  if (missing.length === 0) {
+    return;
+  }
+  const merged = [...stored, ...missing]
+    .map((edit, order) => ({ edit, order }))
+    .sort((a, b) => a.edit.at.localeCompare(b.edit.at) || a.order - b.order)
+    .reduce<IAgentEdit[]>((edits, { edit }) => withEdit(edits, edit), []);
+  const kept = new Set(merged.map(edit => edit.id));
+  if (missing.some(edit => kept.has(edit.id))) {
+    storeJournal(model, merged);
+  }
+}
+
+/**
  * Add an entry to a notebook's journal. The notebook's undo history tracks
  * its cells only, so this write never enters it: undoing the agent's edit
  * leaves the entry, which then reads as reverted.
@@ -236,7 +314,6 @@ export function recordAgentEdit(
     at: new Date().toISOString(),
     ...edit
   };
-  const edits = withEdit(agentEdits(model), entry);
-  const value: IStoredJournal = { version: EDITS_METADATA_VERSION, edits };
-  model.setMetadata(EDITS_METADATA_KEY, value as unknown as PartialJSONObject);
+  storeJournal(model, withEdit(agentEdits(model), entry));
+  defend(model, entry);
 }

@@ -1,4 +1,5 @@
 import { YNotebook, type ISharedCell } from '@jupyter/ydoc';
+import * as Y from 'yjs';
 import type * as nbformat from '@jupyterlab/nbformat';
 
 import { ACCESS_METADATA_KEY, readHistory } from '../../src/access/model';
@@ -368,5 +369,53 @@ describe('reverting agent edits', () => {
     const outcome = revertEdits(model, new Set([entry(model, 0).id]));
     expect(outcome.skipped).toHaveLength(1);
     expect(model.undoManager.undoStack).toHaveLength(steps);
+  });
+});
+
+describe('the journal under real-time collaboration', () => {
+  /** Send `from`'s changes that `to` has not seen, as a provider does. */
+  function send(from: YNotebook, to: YNotebook): void {
+    Y.applyUpdate(
+      to.ydoc,
+      Y.encodeStateAsUpdate(from.ydoc, Y.encodeStateVector(to.ydoc))
+    );
+  }
+
+  function settle(a: YNotebook, b: YNotebook): void {
+    for (let round = 0; round < 10; round++) {
+      send(a, b);
+      send(b, a);
+      const same = Buffer.from(Y.encodeStateVector(a.ydoc)).equals(
+        Buffer.from(Y.encodeStateVector(b.ydoc))
+      );
+      if (same) {
+        return;
+      }
+    }
+    throw new Error('the two browsers keep writing');
+  }
+
+  it('two agents writing at once: both browsers end with both entries', () => {
+    const a = notebook('x', 'y');
+    // the second browser gets the document as the server has it
+    const b = new YNotebook({ disableDocumentWideUndoRedo: true });
+    Y.applyUpdate(b.ydoc, Y.encodeStateAsUpdate(a.ydoc));
+    agent.update(a, 'x', 'from a');
+    agent.update(b, 'y', 'from b');
+    settle(a, b);
+    const cells = (model: YNotebook) =>
+      agentEdits(model)
+        .map(edit => edit.cellId)
+        .sort();
+    expect(cells(a)).toEqual(['x', 'y']);
+    expect(cells(b)).toEqual(['x', 'y']);
+    expect(agentEdits(a)).toEqual(agentEdits(b));
+    // and each can be reverted from either browser
+    revertEdits(b, new Set(agentEdits(b).map(edit => edit.id)));
+    settle(a, b);
+    expect(a.cells.map(cell => cell.getSource())).toEqual([
+      'x = "x"',
+      'x = "y"'
+    ]);
   });
 });
