@@ -245,6 +245,98 @@ export function defineBridgeSuite(kind: BridgeKind): void {
     }
   });
 
+  test('a read while a cell runs: at once, or after the run (one call at a time)', async () => {
+    const { bridge, jupyter } = get();
+    const inserted = await bridge.call<{ cell: ICellSnapshot }>(
+      'jupyter_insert_cell',
+      {
+        referenceCellId: insertedId,
+        source: "import time\ntime.sleep(8)\nprint('slept')"
+      }
+    );
+    const id = inserted.structured!.cell.id;
+    const order: string[] = [];
+    const run = bridge
+      .call<{
+        status: string;
+        results: { status: string; outputSummary: string }[];
+      }>('jupyter_run_cells', { cellIds: [id] })
+      .then(result => (order.push('run'), result));
+    await expect
+      .poll(async () =>
+        (await jupyter.cellRuns(notebookPath)).some(
+          cell => cell.id === id && cell.running
+        )
+      )
+      .toBe(true);
+    const context = bridge
+      .call<{ kernel: { status: string } }>('jupyter_get_context')
+      .then(result => (order.push('context'), result));
+    const [ran, read] = await Promise.all([run, context]);
+    expect(ran.structured).toMatchObject({
+      status: 'ok',
+      results: [{ status: 'ok', outputSummary: 'slept' }]
+    });
+    expect(read.isError).toBe(false);
+    if (kind === 'chrome-devtools-mcp') {
+      // the bridge runs one page tool call at a time
+      expect(order).toEqual(['run', 'context']);
+    } else {
+      expect(order).toEqual(['context', 'run']);
+      expect(read.structured?.kernel.status).toBe('busy');
+    }
+  });
+
+  test('an edit waiting for the human in Propose mode', async () => {
+    const { bridge, jupyter, human } = get();
+    await human.command('jupyterlite-webmcp:set-propose-mode', {
+      mode: 'propose'
+    });
+    try {
+      const before = await bridge.call<{ cells: { sourceHash: string }[] }>(
+        'jupyter_get_cells',
+        { cellIds: ['greet'] }
+      );
+      const order: string[] = [];
+      const update = bridge
+        .call<{ status: string; proposalId: string }>('jupyter_update_cell', {
+          cellId: 'greet',
+          source: 'print("proposed")',
+          expectedSourceHash: before.structured!.cells[0].sourceHash
+        })
+        .then(result => (order.push('update'), result));
+      const block = jupyter.page.getByRole('region', {
+        name: 'Agent proposes a change to this cell'
+      });
+      await expect(block).toBeVisible();
+      const context = bridge
+        .call('jupyter_get_context')
+        .then(result => (order.push('context'), result));
+      if (kind === 'chrome-devtools-mcp') {
+        // queued behind the waiting update: nothing answers until the human
+        await new Promise(resolve => setTimeout(resolve, 2_000));
+        expect(order).toEqual([]);
+      } else {
+        expect((await context).isError).toBe(false);
+        expect(order).toEqual(['context']);
+      }
+      await expect(block).toBeVisible();
+      await block.getByRole('button', { name: 'Accept' }).click();
+      const [accepted] = await Promise.all([update, context]);
+      expect(accepted.isError).toBe(false);
+      expect(accepted.structured).toMatchObject({ status: 'accepted' });
+      expect(order).toEqual(
+        kind === 'chrome-devtools-mcp'
+          ? ['update', 'context']
+          : ['context', 'update']
+      );
+    } finally {
+      await human.command('jupyterlite-webmcp:set-propose-mode', {
+        mode: 'direct'
+      });
+    }
+  });
+
   test('a call on a hidden cell is refused exactly as on a missing one', async () => {
     const { bridge, human } = get();
     // the human hides the fixture's "set-x" cell from the agent
@@ -278,7 +370,8 @@ export function defineBridgeSuite(kind: BridgeKind): void {
     expect(range.structured?.cells.map(cell => cell.id)).toEqual([
       'intro',
       'greet',
-      insertedId
+      insertedId,
+      expect.any(String)
     ]);
     expect(range.structured?.hiddenCellCount).toBe(1);
   });

@@ -72,7 +72,8 @@ export class DebuggableChromium {
         `--user-data-dir=${profileDir}`,
         'about:blank'
       ],
-      { stdio: ['ignore', 'ignore', 'pipe'] }
+      // its own process group, so that close() can end its helpers too
+      { stdio: ['ignore', 'ignore', 'pipe'], detached: true }
     );
     const wsEndpoint = await new Promise<string>((resolve, reject) => {
       let seen = '';
@@ -100,20 +101,35 @@ export class DebuggableChromium {
     return new DebuggableChromium(child, profileDir, httpEndpoint, playwright);
   }
 
+  /**
+   * Closes the browser the way its owner would (CDP `Browser.close`), then
+   * ends what is left of its process group and removes the profile.
+   */
   async close(): Promise<void> {
-    await this.playwright.close().catch(() => undefined);
-    if (this.process.exitCode === null) {
-      const exited = new Promise(resolve => this.process.once('exit', resolve));
-      this.process.kill('SIGTERM');
-      await Promise.race([
-        exited,
-        new Promise(resolve => setTimeout(resolve, 5_000))
-      ]);
-      if (this.process.exitCode === null) {
-        this.process.kill('SIGKILL');
+    const exited = new Promise(resolve => {
+      if (this.process.exitCode !== null || this.process.signalCode) {
+        resolve(undefined);
+      } else {
+        this.process.once('exit', resolve);
       }
+    });
+    try {
+      const session = await this.playwright.newBrowserCDPSession();
+      await session.send('Browser.close');
+    } catch {
+      // already gone
     }
-    // Chromium's helper processes may still be writing into the profile
+    await this.playwright.close().catch(() => undefined);
+    await Promise.race([
+      exited,
+      new Promise(resolve => setTimeout(resolve, 10_000))
+    ]);
+    try {
+      // the group of the Chromium started here: its helper processes too
+      process.kill(-this.process.pid!, 'SIGKILL');
+    } catch {
+      // nothing left
+    }
     fs.rmSync(this.profileDir, {
       recursive: true,
       force: true,
