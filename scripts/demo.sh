@@ -2,8 +2,19 @@
 # Set everything up and run the demo: a JupyterLite site with this extension
 # and the sample notebooks, its Python kernel working offline, served on
 # 127.0.0.1 (PORT, default 8000).
+#
+#   ./scripts/demo.sh --tour   the same site, then a scripted agent drives it
+#                              through chrome-devtools-mcp (scripts/tour.mjs)
+#                              and the script exits 0 when every step answered
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+tour=false
+case "${1:-}" in
+  --tour) tour=true ;;
+  "") ;;
+  *) echo "usage: $0 [--tour]" >&2; exit 2 ;;
+esac
 
 ./scripts/setup.sh
 # shellcheck disable=SC1091
@@ -11,6 +22,11 @@ cd "$(dirname "$0")/.."
 
 printf '\n==> Building the JupyterLite demo site (demo/_output)\n'
 python demo/build.py
+
+if [ "$tour" = true ]; then
+  printf '\n==> The tour: a scripted agent on the demo through chrome-devtools-mcp\n'
+  exec node scripts/tour.mjs
+fi
 
 port=${PORT:-8000}
 cat <<MSG

@@ -7,7 +7,10 @@
  * browser without WebMCP), mcp-client (JupyterLab, tools reached by an MCP
  * client through @mcp-b/global) and rtc (the `*-rtc.spec.ts` files only, on
  * lab-rtc: JupyterLab with real-time collaboration, which the lab and
- * notebook servers run without). Each app server is a `webServer` started for
+ * notebook servers run without), bridges-lab and bridges-lite (the
+ * `bridge-*.spec.ts` files only: an MCP client drives chrome-devtools-mcp and
+ * @playwright/mcp, which reach the tools in a Chromium the tests start with a
+ * debugging port, see bridges.ts). Each app server is a `webServer` started for
  * the run on a free port of 127.0.0.1 by servers/start.py, and only when a
  * selected project needs it.
  */
@@ -101,7 +104,14 @@ const WEBMCP_FLAG = '--enable-features=WebMCP';
 const MCP_CLIENT_NATIVE = process.env.UI_TESTS_MCP_NATIVE === '1';
 
 type ProjectName =
-  'lab' | 'notebook' | 'lite' | 'no-webmcp' | 'mcp-client' | 'rtc';
+  | 'lab'
+  | 'notebook'
+  | 'lite'
+  | 'no-webmcp'
+  | 'mcp-client'
+  | 'rtc'
+  | 'bridges-lab'
+  | 'bridges-lite';
 
 const SERVER_OF: Record<ProjectName, ServerName> = {
   lab: 'lab',
@@ -109,7 +119,9 @@ const SERVER_OF: Record<ProjectName, ServerName> = {
   lite: 'lite',
   'no-webmcp': 'lab',
   'mcp-client': 'lab',
-  rtc: 'lab-rtc'
+  rtc: 'lab-rtc',
+  'bridges-lab': 'lab',
+  'bridges-lite': 'lite'
 };
 
 /**
@@ -182,6 +194,9 @@ function webServer(server: ServerName): WebServer {
 /** The specs that need real-time collaboration: only the rtc project runs them. */
 const RTC_SPECS = /-rtc\.spec\.ts$/;
 
+/** The specs that drive the WebMCP bridges: only the bridges-* projects run them. */
+const BRIDGE_SPECS = /(^|\/)bridge-[^/]*\.spec\.ts$/;
+
 const needed = new Set(
   selectedProjects(process.argv).map(name => SERVER_OF[name])
 );
@@ -194,7 +209,7 @@ function project(
   const native = options.webmcp ?? true;
   return {
     name,
-    testIgnore: [/mcp-client.*\.spec\.ts$/, RTC_SPECS],
+    testIgnore: [/mcp-client.*\.spec\.ts$/, RTC_SPECS, BRIDGE_SPECS],
     grepInvert: /@no-webmcp\b/,
     ...extra,
     use: {
@@ -285,6 +300,21 @@ export default defineConfig<IAppOptions>({
         grepInvert: /@no-webmcp\b|@lite-only\b/,
         timeout: 180_000
       }
+    ),
+    // a desktop agent's path: an MCP client over stdio drives each bridge,
+    // which reaches the tools in a Chromium the spec starts itself (one per
+    // file, shared by its serial tests); the project's browser is not used
+    ...(['lab', 'lite'] as const).map(app =>
+      project(
+        `bridges-${app}`,
+        { appKind: app },
+        {
+          testIgnore: undefined,
+          testMatch: BRIDGE_SPECS,
+          grepInvert: undefined,
+          timeout: app === 'lite' ? 180_000 : 60_000
+        }
+      )
     )
   ],
   webServer: SERVERS.filter(server => needed.has(server)).map(webServer)
