@@ -72,7 +72,7 @@ test('invalid inputs from every schema: closed-set errors, nothing changed', asy
   await human.openNotebook(path);
   await agent.waitForTools(IMPLEMENTED);
   // a review thread, so thread ids have a real one to hit
-  const thread = await agent.call<{ threadId: string }>(
+  const thread = await agent.call<{ thread: { id: string } }>(
     'jupyter_create_comment',
     { anchor: { kind: 'cell', cellId: 'inv-a' }, message: 'a thread' }
   );
@@ -83,7 +83,7 @@ test('invalid inputs from every schema: closed-set errors, nothing changed', asy
     hashes: cells.map(cell =>
       sourceHash(cell.cell_type, cell.source as string)
     ),
-    threadIds: [thread.structured!.threadId]
+    threadIds: [thread.structured!.thread.id]
   };
   await watchRejections(jupyter.page);
   const before = await workspaceState(jupyter);
