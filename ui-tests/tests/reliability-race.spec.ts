@@ -212,6 +212,11 @@ test('a human edit racing an agent write: no lost edit, the loser answers STALE_
               finalSource: cellById(id)?.getSource() ?? null,
               rejected
             });
+            // the notebook is reset for the next race: the cell goes
+            const left = shared.cells.findIndex(cell => cell.id === id);
+            if (left >= 0) {
+              shared.deleteCell(left);
+            }
           }
           return out;
         },
