@@ -172,6 +172,19 @@ export async function executeCode(
       )
     };
   }
+  if (widget.isDisposed || !widget.model) {
+    // The notebook was closed while the cell ran: its widget, and with it
+    // the outputs, are gone (the spec's "notebook widget is missing").
+    return {
+      stoppedByAbort: false,
+      result: skipped(
+        target,
+        -1,
+        'no-op',
+        'No result: the notebook was closed while the cell ran, so its outputs are not known.'
+      )
+    };
+  }
   const result = codeResult(target, index, widget, settled);
   if (interrupted && result.status === 'ok') {
     result.outputSummary = boundChars(
