@@ -2,7 +2,7 @@
 # The reliability suite (issue 13) at the full counts of its table, through
 # native WebMCP in real apps, then a table of its figures.
 #
-#   ./scripts/reliability.sh                  # lab, notebook and lite, full counts
+#   ./scripts/reliability.sh                  # lab, notebook, lite and rtc, full counts
 #   ./scripts/reliability.sh --project=lab    # one app (any playwright arguments)
 #   RELIABILITY_SCALE=ci ./scripts/reliability.sh   # the small counts CI runs
 #   RELIABILITY_SEED=123 ./scripts/reliability.sh   # replay a fast-check seed
@@ -27,7 +27,7 @@ export RELIABILITY_FIGURES="$figures"
 
 args=("$@")
 if [ "${#args[@]}" -eq 0 ]; then
-  args=(--project=lab --project=notebook --project=lite)
+  args=(--project=lab --project=notebook --project=lite --project=rtc)
 fi
 
 started=$(date +%s)
