@@ -5,6 +5,8 @@
 import type * as nbformat from '@jupyterlab/nbformat';
 import { type ISharedCodeCell, type ISharedNotebook } from '@jupyter/ydoc';
 
+import { contentsFailure, contentsStatus } from '../common/contents-errors';
+import { ToolError } from '../common/errors';
 import { isCellVisible } from './cell-cache';
 import { type IJupyterEnvironment } from './environment';
 import { exportMarkdown, type IExportCell } from './export';
@@ -38,12 +40,46 @@ export async function saveNotebook(
     }
     return { saved: true, path: notebook.path, dirty: false };
   }
-  await notebook.panel.context.save();
+  try {
+    await notebook.panel.context.save();
+  } catch (error) {
+    throw saveError(error, notebook.path);
+  }
   return {
     saved: true,
     path: notebook.path,
     dirty: notebook.panel.context.model.dirty
   };
+}
+
+/**
+ * The closed-set error for a save the contents service did not take, read
+ * as the one mapping of contents failures does (INVALID_PATH when it refused
+ * the path, NOTEBOOK_NOT_FOUND with `reason: "unavailable"` when it failed or
+ * did not answer), worded for a save. The open notebook keeps every edit.
+ */
+function saveError(error: unknown, path: string): ToolError {
+  if (error instanceof ToolError) {
+    return error;
+  }
+  const status = contentsStatus(error);
+  const answered = status === null ? 'did not answer' : `answered ${status}`;
+  const details = {
+    path,
+    ...(status === null ? {} : { status })
+  };
+  if (contentsFailure(error) === 'refused') {
+    return new ToolError(
+      'INVALID_PATH',
+      `The workspace refused to save "${path}" (its contents service ${answered}); the open notebook keeps its edits.`,
+      { ...details, reason: 'refused' }
+    );
+  }
+  return new ToolError(
+    'NOTEBOOK_NOT_FOUND',
+    `"${path}" could not be saved: the workspace's contents service ${answered}. The open notebook keeps its edits; try again later.`,
+    { ...details, reason: 'unavailable' }
+  );
 }
 
 /** What `jupyter_export_notebook` returns. */

@@ -66,10 +66,10 @@ export function skipped(
  * (or as soon as it starts, when it is in flight to an otherwise idle
  * kernel); a request already queued behind someone else's work is left to
  * run, and the result says so. A cell the interrupt did not stop (Pyodide
- * runs it to completion) was not stopped by the abort. The agent never raises
- * a cell's trust: its
- * outputs render as the cell's trust was before the run (never trusted for a
- * cell the agent inserted).
+ * runs it to completion) was not stopped by the abort. The agent never gives
+ * its outputs trust: they render untrusted (sanitized, no script), whatever
+ * the cell's trust was before. A cell the person had run is trusted for the
+ * code they ran, not for what the agent may since have written into it.
  */
 export async function executeCode(
   panel: NotebookPanel,
@@ -108,8 +108,8 @@ export async function executeCode(
   const CodeCellClass = widget.constructor as typeof CodeCell;
   const reply = CodeCellClass.execute(widget, panel.sessionContext);
   // `execute` trusts the cell synchronously before sending; outputs arrive in
-  // later tasks, so restoring the trust here comes before any of them.
-  restoreTrust(model, wasTrusted, trustedMetadata);
+  // later tasks, so taking the trust back here comes before any of them.
+  withdrawTrust(model, wasTrusted, trustedMetadata);
   const msgId = widget.outputArea.future?.msg.header.msg_id ?? '';
   ours.add(msgId);
 
@@ -172,6 +172,19 @@ export async function executeCode(
       )
     };
   }
+  if (widget.isDisposed || !widget.model) {
+    // The notebook was closed while the cell ran: its widget, and with it
+    // the outputs, are gone (the spec's "notebook widget is missing").
+    return {
+      stoppedByAbort: false,
+      result: skipped(
+        target,
+        -1,
+        'no-op',
+        'No result: the notebook was closed while the cell ran, so its outputs are not known.'
+      )
+    };
+  }
   const result = codeResult(target, index, widget, settled);
   if (interrupted && result.status === 'ok') {
     result.outputSummary = boundChars(
@@ -183,30 +196,30 @@ export async function executeCode(
 }
 
 /**
- * Put a cell's trust back as it was before `execute` trusted it: the model's
- * flag (how its outputs render now) and its `trusted` metadata, which
- * `execute` also set and which would otherwise be saved with the file (a
- * Jupyter server then signs the notebook, and every cell of it comes back
- * trusted when it is reopened). Outside the undo history, as `execute`'s own
+ * Take back the trust `execute` gave the cell: the model's flag (how its
+ * outputs render now) and its `trusted` metadata, which would otherwise be
+ * saved with the file (a Jupyter server then signs the notebook, and every
+ * cell of it comes back trusted when it is reopened). A cell that was not
+ * trusted gets its metadata back as it was; a cell the person had trusted by
+ * running it is marked untrusted (`trusted: false`), since its new outputs
+ * come from the agent's run. Outside the undo history, as `execute`'s own
  * change is.
  */
-function restoreTrust(
+function withdrawTrust(
   model: CodeCell['model'],
   wasTrusted: boolean,
   trustedMetadata: unknown
 ): void {
-  if (wasTrusted) {
-    return;
-  }
   model.trusted = false;
-  if (model.getMetadata('trusted') === trustedMetadata) {
+  const metadata = wasTrusted ? false : trustedMetadata;
+  if (model.getMetadata('trusted') === metadata) {
     return;
   }
   model.sharedModel.transact(() => {
-    if (trustedMetadata === undefined) {
+    if (metadata === undefined) {
       model.deleteMetadata('trusted');
     } else {
-      model.setMetadata('trusted', trustedMetadata);
+      model.setMetadata('trusted', metadata);
     }
   }, false);
 }

@@ -1,0 +1,113 @@
+/**
+ * Reliability row (f): the agent aborts its run while the person's cell
+ * runs. Each round the person starts a cell that sleeps a random while and
+ * prints; the agent asks to run another cell (it waits behind the person's
+ * work) and aborts at a random moment before the person's cell ends. The
+ * person's cell must never be interrupted and its output must be complete;
+ * the agent's cell, never sent, must not run.
+ *
+ * Counts: 100 rounds with RELIABILITY_SCALE=full, 5 in CI. (run-abort.spec.ts
+ * keeps the single case with its kernel-message checks.)
+ */
+import fc from 'fast-check';
+
+import { expect, test } from '../fixtures';
+import { IMPLEMENTED } from '../implemented';
+import {
+  addKernelNotebook,
+  errorNames,
+  executeRequests,
+  streamText
+} from '../kernel-runs';
+import { codeCell } from '../notebook-content';
+import { SEED, recordFigure, scaled, since } from '../reliability/figures';
+
+const ROUNDS = scaled(100, 5);
+
+test('agent aborts while the person’s cell runs: never interrupted, outputs complete', async ({
+  jupyter,
+  agent,
+  human
+}) => {
+  test.setTimeout(
+    scaled(3_600_000, jupyter.kind === 'lite' ? 300_000 : 120_000)
+  );
+  await jupyter.open();
+  const path = await addKernelNotebook(jupyter, 'abort.ipynb', [
+    codeCell('ab-warm', "print('warm')"),
+    codeCell('ab-human', 'pass'),
+    codeCell('ab-agent', "print('agent ran')")
+  ]);
+  await human.openNotebook(path);
+  await agent.waitForTools(IMPLEMENTED);
+  expect(await human.runCell(0)).toMatchObject({ ok: true });
+  await jupyter.recordKernelMessages();
+
+  const rounds = fc.sample(
+    fc.record({
+      sleepMs: fc.integer({ min: 300, max: 900 }),
+      // when the abort comes, as a share of the person's run
+      abortAt: fc.double({ min: 0, max: 0.7, noNaN: true })
+    }),
+    { numRuns: ROUNDS, seed: SEED }
+  );
+  const started = Date.now();
+  const problems: string[] = [];
+  let aborted = 0;
+  for (const [n, round] of rounds.entries()) {
+    const done = `human done ${n}`;
+    await human.setCellSource(
+      1,
+      `import time\ntime.sleep(${round.sleepMs / 1000})\nprint('${done}')`
+    );
+    await human.startRunCell(1);
+    const call = await agent.start('jupyter_run_cells', {
+      cellIds: ['ab-agent']
+    });
+    await jupyter.page.waitForTimeout(
+      Math.round(round.abortAt * round.sleepMs)
+    );
+    await call.abort();
+    const settled = await call.settled();
+    if (settled.error?.name === 'AbortError') {
+      aborted++;
+    } else {
+      problems.push(
+        `round ${n}: the call ended with ${JSON.stringify(settled).slice(0, 300)}`
+      );
+    }
+    // the person's cell runs to its end, with all of its output
+    await expect
+      .poll(async () => (await jupyter.cellRuns())[1].running, {
+        timeout: 30_000
+      })
+      .toBe(false);
+    const out = await streamText(jupyter, 1);
+    const errors = await errorNames(jupyter, 1);
+    if (out !== `${done}\n` || errors.length) {
+      problems.push(
+        `round ${n} (${JSON.stringify(round)}, seed ${SEED}): the person's cell shows ${JSON.stringify(out)} ${errors.join(',')}`
+      );
+    }
+  }
+  const seconds = since(started);
+  // the agent's cell was never sent: only the person's runs reached the kernel
+  const agentRuns = await jupyter.cellRuns();
+  if (agentRuns[2].executionCount !== null) {
+    problems.push(`the agent's cell ran (${agentRuns[2].executionCount})`);
+  }
+  const requests = await executeRequests(jupyter);
+  if (requests !== ROUNDS) {
+    problems.push(`${requests} execute requests for ${ROUNDS} rounds`);
+  }
+  recordFigure(test.info(), {
+    row: 'agent aborts during the person’s run',
+    app: jupyter.kind,
+    count: ROUNDS,
+    unit: 'rounds',
+    failures: problems.length,
+    seconds,
+    notes: `seed ${SEED}; ${aborted} calls answered AbortError to their caller`
+  });
+  expect(problems).toEqual([]);
+});

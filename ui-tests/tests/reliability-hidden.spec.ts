@@ -1,0 +1,570 @@
+/**
+ * Reliability row (b): the hidden-content sweep. A notebook with visible,
+ * read-only and hidden cells (markers in their sources, outputs, metadata
+ * and in a review thread on a hidden cell), a hidden notebook beside it,
+ * and fast-check drawing argument shapes for every tool. A shape that names
+ * something hidden is called twice, once with the hidden names and once with
+ * never-existing ones: the two answers must be byte-identical once the names
+ * are swapped. No answer may hold a marker, a hidden id or the hidden
+ * notebook's name, unless the call itself named it.
+ *
+ * Counts: 10,000 calls with RELIABILITY_SCALE=full, 800 in CI.
+ * (access-leak.spec.ts keeps the hand-written table of named cases.)
+ */
+import fc from 'fast-check';
+
+import type { INotebookContent } from '@jupyterlab/nbformat';
+
+import { expect, test } from '../fixtures';
+import { IMPLEMENTED } from '../implemented';
+import { codeCell, markdownCell, notebookOf } from '../notebook-content';
+import {
+  type IAnswer,
+  callMany,
+  envelopeProblem,
+  errorCode,
+  rejections,
+  watchRejections,
+  workspaceState
+} from '../reliability/calls';
+import { SEED, recordFigure, scaled, since } from '../reliability/figures';
+
+const CALLS = scaled(10_000, 800);
+const MARKER = 'SWEEPMARK';
+
+/** Placeholders in a shape, and what they become on each side. */
+interface INames {
+  CODE: string;
+  MD: string;
+  NB: string;
+  NBCELL: string;
+  THREAD: string;
+}
+const HIDDEN: INames = {
+  CODE: 'hid-swp-code-7f3a',
+  MD: 'hid-swp-mark-7f3a',
+  NB: '', // set once the test directory is known
+  NBCELL: 'hid-swp-secr-7f3a',
+  THREAD: '' // the id of the thread on the hidden cell
+};
+const ABSENT: INames = {
+  CODE: 'abs-swp-code-7f3a',
+  MD: 'abs-swp-mark-7f3a',
+  NB: '',
+  NBCELL: 'abs-swp-secr-7f3a',
+  THREAD: ''
+};
+const VISIBLE = ['swp-intro', 'swp-a', 'swp-ro', 'swp-b', 'swp-thr'];
+
+const hiddenMeta = {
+  jupyterlite_webmcp: { version: 1, access: 'none' },
+  note: `${MARKER}-metadata`
+};
+
+function mixedNotebook(): INotebookContent {
+  return notebookOf([
+    markdownCell('swp-intro', '# Public'),
+    codeCell('swp-a', 'x = 1', {
+      executionCount: 1,
+      outputs: [{ output_type: 'stream', name: 'stdout', text: 'one\n' }]
+    }),
+    codeCell(HIDDEN.CODE, `secret = '${MARKER}-code'`, {
+      metadata: hiddenMeta,
+      executionCount: 2,
+      outputs: [
+        { output_type: 'stream', name: 'stdout', text: `${MARKER}-out\n` },
+        {
+          output_type: 'display_data',
+          data: {
+            'text/html': `<b>${MARKER}-html</b>`,
+            'text/plain': `${MARKER}-plain`
+          },
+          metadata: {}
+        },
+        {
+          output_type: 'error',
+          ename: `${MARKER}Error`,
+          evalue: `${MARKER}-evalue`,
+          traceback: [`${MARKER}-traceback`]
+        }
+      ]
+    }),
+    codeCell('swp-ro', 'y = 2', {
+      metadata: { jupyterlite_webmcp: { version: 1, access: 'read' } }
+    }),
+    markdownCell(HIDDEN.MD, `# ${MARKER}-markdown`, hiddenMeta),
+    codeCell('swp-b', 'print(x)'),
+    // becomes hidden once a thread is on it
+    codeCell('swp-thr', `z = '${MARKER}-thread-cell'`)
+  ]);
+}
+
+function hiddenNotebook(): INotebookContent {
+  return notebookOf([codeCell(HIDDEN.NBCELL, `t = '${MARKER}-notebook'`)], {
+    jupyterlite_webmcp: { version: 1, notebookAccess: 'none' }
+  });
+}
+
+const TOKENS = ['CODE', 'MD', 'NB', 'NBCELL', 'THREAD'] as const;
+type Token = (typeof TOKENS)[number];
+
+/** Replaces `$TOKEN` placeholders in a shape with one side's names. */
+function fill(shape: unknown, names: INames, mixed: string): unknown {
+  const text = JSON.stringify(shape).replace(
+    /\$(CODE|MD|NBCELL|NB|THREAD|MIXED)\b/g,
+    (_, token: Token | 'MIXED') => (token === 'MIXED' ? mixed : names[token])
+  );
+  return JSON.parse(text);
+}
+
+const hiddenCell = fc.constantFrom('$CODE', '$MD');
+const anyCell = fc.oneof(hiddenCell, fc.constantFrom(...VISIBLE));
+/** A notebook argument: the current one, the mixed one by path, or hidden. */
+const nbArg = fc.constantFrom<string | null | undefined>(
+  undefined,
+  null,
+  '$MIXED'
+);
+const idx = fc.integer({ min: 0, max: 9 });
+const bool = fc.boolean();
+const text = fc.oneof(
+  fc.constantFrom('note', 'x = 0', '', MARKER.toLowerCase()),
+  fc.string({ maxLength: 12 })
+);
+const hash = fc.constantFrom(
+  'sha256:0000000000000000',
+  'sha256:1111111111111111'
+);
+const position = fc.record({ line: idx, column: idx });
+
+/** Drops undefined fields (an omitted argument). */
+function clean(input: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(input).filter(([, value]) => value !== undefined)
+  );
+}
+
+type Shape = fc.Arbitrary<Record<string, unknown>>;
+
+/**
+ * Argument shapes per tool. Shapes of writing tools always name something
+ * hidden (so both sides must fail alike and change nothing); reading tools
+ * also read the visible notebook, where only leaks are checked.
+ */
+const SHAPES: Record<string, Shape> = {
+  jupyter_get_context: fc.constant({}),
+  jupyter_list_workspace: fc
+    .record({
+      path: fc.constantFrom(undefined, null, '$DIR', '$NB'),
+      recursive: fc.constantFrom(undefined, true, false),
+      limit: fc.constantFrom(undefined, 1, 3, 100)
+    })
+    .map(clean),
+  jupyter_open_notebook: fc.oneof(
+    fc.record({ path: fc.constant('$NB'), activate: bool }),
+    fc
+      .record({
+        path: fc.constant('$NB'),
+        cellId: fc.constantFrom('$NBCELL', ...VISIBLE)
+      })
+      .map(s => ({ ...s, activate: false })),
+    fc.record({
+      path: fc.constant('$MIXED'),
+      cellId: hiddenCell,
+      activate: fc.constant(false)
+    })
+  ),
+  // over the hidden notebook: INVALID_PATH, as a failed creation
+  jupyter_create_notebook: fc.record({
+    name: fc.constantFrom('secret-swp.ipynb', 'secret-swp'),
+    directory: fc.constant('$DIR')
+  }),
+  jupyter_get_cells: fc.oneof(
+    fc
+      .record({
+        notebookPath: nbArg,
+        startIndex: fc.constantFrom(undefined, 0, 1, 2, 4),
+        endIndex: fc.constantFrom(undefined, 3, 5, 7, 50),
+        includeSource: fc.constantFrom(undefined, true, false),
+        includeOutputs: fc.constantFrom(undefined, true, false)
+      })
+      .filter(
+        s =>
+          s.startIndex === undefined ||
+          s.endIndex === undefined ||
+          s.endIndex >= s.startIndex
+      )
+      .map(clean),
+    fc
+      .record({
+        notebookPath: nbArg,
+        cellIds: fc.array(anyCell, { minLength: 1, maxLength: 5 }),
+        includeOutputs: bool
+      })
+      .map(clean),
+    fc.record({
+      notebookPath: fc.constant('$NB'),
+      cellIds: fc.constant(['$NBCELL'])
+    })
+  ),
+  jupyter_get_cell_access: fc.oneof(
+    fc
+      .record({
+        notebookPath: fc.constantFrom<string | null | undefined>(
+          undefined,
+          '$MIXED',
+          '$NB'
+        ),
+        startIndex: fc.constantFrom(undefined, 0, 2, 4),
+        endIndex: fc.constantFrom(undefined, 5, 7, 40)
+      })
+      .map(clean),
+    fc
+      .record({
+        notebookPath: nbArg,
+        cellIds: fc.array(anyCell, { minLength: 1, maxLength: 4 })
+      })
+      .map(clean)
+  ),
+  jupyter_insert_cell: fc.oneof(
+    fc
+      .record({
+        notebookPath: nbArg,
+        referenceCellId: hiddenCell,
+        position: fc.constantFrom(undefined, 'above', 'below'),
+        cellType: fc.constantFrom(undefined, 'code', 'markdown', 'raw'),
+        source: text,
+        activate: fc.constantFrom(undefined, true, false)
+      })
+      .map(clean),
+    fc
+      .record({
+        notebookPath: fc.constant('$NB'),
+        referenceCellId: fc.constantFrom(undefined, '$NBCELL'),
+        source: text
+      })
+      .map(clean)
+  ),
+  jupyter_update_cell: fc.oneof(
+    fc
+      .record({
+        notebookPath: nbArg,
+        cellId: hiddenCell,
+        source: text,
+        expectedSourceHash: hash
+      })
+      .map(clean),
+    fc.record({
+      notebookPath: fc.constant('$NB'),
+      cellId: fc.constant('$NBCELL'),
+      source: text,
+      expectedSourceHash: hash
+    })
+  ),
+  jupyter_delete_cell: fc.oneof(
+    fc
+      .record({
+        notebookPath: nbArg,
+        cellId: hiddenCell,
+        expectedSourceHash: hash
+      })
+      .map(clean),
+    fc.record({
+      notebookPath: fc.constant('$NB'),
+      cellId: fc.constant('$NBCELL'),
+      expectedSourceHash: hash
+    })
+  ),
+  jupyter_run_cells: fc.oneof(
+    fc
+      .record({
+        notebookPath: nbArg,
+        cellIds: fc
+          .tuple(
+            fc.array(fc.constantFrom(...VISIBLE), { maxLength: 2 }),
+            hiddenCell
+          )
+          .map(([visible, hidden]) => [...visible, hidden]),
+        stopOnError: fc.constantFrom(undefined, true, false)
+      })
+      .map(clean),
+    fc.record({
+      notebookPath: fc.constant('$NB'),
+      startIndex: fc.constant(0),
+      endIndex: fc.constant(1)
+    })
+  ),
+  jupyter_focus_cell: fc.oneof(
+    fc
+      .record({
+        notebookPath: nbArg,
+        cellId: hiddenCell,
+        cursor: fc.option(position, { nil: undefined }),
+        selection: fc.option(fc.record({ start: position, end: position }), {
+          nil: undefined
+        })
+      })
+      .map(clean),
+    fc.record({
+      notebookPath: fc.constant('$NB'),
+      cellId: fc.constant('$NBCELL')
+    })
+  ),
+  jupyter_save_notebook: fc.constant({ notebookPath: '$NB' }),
+  jupyter_kernel_action: fc.record({
+    notebookPath: fc.constant('$NB'),
+    action: fc.constantFrom('interrupt', 'restart')
+  }),
+  jupyter_list_comments: fc
+    .record({
+      notebookPath: fc.constantFrom<string | null | undefined>(
+        undefined,
+        '$MIXED',
+        '$NB'
+      ),
+      status: fc.constantFrom(undefined, 'open', 'resolved', 'all'),
+      scope: fc.constantFrom(undefined, 'notebook', 'current-cell'),
+      limit: fc.constantFrom(undefined, 1, 50)
+    })
+    .map(clean),
+  jupyter_get_comment: fc.record({
+    notebookPath: fc.constantFrom<string | null>(null, '$MIXED', '$NB'),
+    threadId: fc.constant('$THREAD')
+  }),
+  jupyter_create_comment: fc
+    .oneof(
+      fc.record({
+        notebookPath: nbArg,
+        anchor: fc.oneof(
+          fc.record({ kind: fc.constant('cell'), cellId: hiddenCell }),
+          fc.record({
+            kind: fc.constant('output'),
+            cellId: fc.constant('$CODE'),
+            outputIndex: fc.constantFrom(0, 1, 2, 5)
+          }),
+          fc.record({
+            kind: fc.constant('source-range'),
+            cellId: hiddenCell,
+            text: fc.constantFrom(MARKER, 'secret', 'zzz')
+          })
+        ),
+        message: text.filter(m => m.trim() !== '')
+      }),
+      fc.record({
+        notebookPath: fc.constant('$NB'),
+        anchor: fc.constant({ kind: 'cell', cellId: '$NBCELL' }),
+        message: fc.constant('note')
+      })
+    )
+    .map(s => clean(s as Record<string, unknown>)),
+  jupyter_reply_comment: fc.record({
+    notebookPath: fc.constantFrom<string | null>(null, '$MIXED', '$NB'),
+    threadId: fc.constant('$THREAD'),
+    message: fc.constantFrom('reply', 'ok')
+  }),
+  jupyter_resolve_comment: fc
+    .record({
+      notebookPath: fc.constantFrom<string | null>(null, '$MIXED', '$NB'),
+      threadId: fc.constant('$THREAD'),
+      resolutionMessage: fc.constantFrom(undefined, null, 'done')
+    })
+    .map(clean),
+  jupyter_reopen_comment: fc.record({
+    notebookPath: fc.constantFrom<string | null>(null, '$MIXED', '$NB'),
+    threadId: fc.constant('$THREAD')
+  }),
+  jupyter_focus_comment: fc.record({
+    notebookPath: fc.constantFrom<string | null>(null, '$MIXED', '$NB'),
+    threadId: fc.constant('$THREAD')
+  }),
+  jupyter_export_notebook: fc
+    .record({
+      notebookPath: fc.constantFrom<string | null | undefined>(
+        undefined,
+        '$MIXED',
+        '$NB'
+      ),
+      includeOutputs: fc.constantFrom(undefined, true, false)
+    })
+    .map(clean),
+  jupyter_get_output_selection: fc.constant({})
+};
+
+interface IPlanned {
+  tool: string;
+  shape: Record<string, unknown>;
+  paired: boolean;
+}
+
+test('hidden-content sweep: no marker, no hidden id, hidden answers as never existed', async ({
+  jupyter,
+  agent,
+  human
+}) => {
+  test.setTimeout(
+    scaled(3_600_000, jupyter.kind === 'lite' ? 300_000 : 180_000)
+  );
+  expect(Object.keys(SHAPES).sort()).toEqual([...IMPLEMENTED].sort());
+  await jupyter.open();
+  const mixed = await jupyter.createNotebook('mixed.ipynb', mixedNotebook());
+  const hiddenNb = await jupyter.createNotebook(
+    'secret-swp.ipynb',
+    hiddenNotebook()
+  );
+  HIDDEN.NB = hiddenNb;
+  ABSENT.NB = jupyter.path('absent-swp.ipynb');
+  jupyter.expectConsoleErrorsFor(/absent-swp|hidden-swp/);
+  await human.openNotebook(hiddenNb, { kernel: false });
+  await human.openNotebook(mixed);
+  await agent.waitForTools(IMPLEMENTED);
+
+  // a thread on a visible cell, which the human then hides (with a marker in
+  // the thread); its id and an unknown id of the same shape form a pair
+  const thread = await agent.call<{ thread: { id: string } }>(
+    'jupyter_create_comment',
+    {
+      anchor: { kind: 'cell', cellId: 'swp-thr' },
+      message: `${MARKER}-thread`
+    }
+  );
+  expect(thread.isError, thread.text).toBe(false);
+  HIDDEN.THREAD = thread.structured!.thread.id;
+  ABSENT.THREAD = HIDDEN.THREAD.replace(/[0-9a-f]/g, c =>
+    ((parseInt(c, 16) + 7) % 16).toString(16)
+  );
+  await human.setCellMetadata(6, 'jupyterlite_webmcp', {
+    version: 1,
+    access: 'none'
+  });
+  const hiddenIds = [HIDDEN.CODE, HIDDEN.MD, HIDDEN.NBCELL, 'swp-thr'];
+  const secrets = [MARKER, ...hiddenIds, HIDDEN.THREAD, 'secret-swp'];
+
+  await watchRejections(jupyter.page);
+  const before = await workspaceState(jupyter);
+
+  // the plan: tools drawn evenly, a shape for each
+  const tools = Object.keys(SHAPES);
+  const plan = fc.sample(
+    fc.constantFrom(...tools).chain(tool =>
+      SHAPES[tool].map((shape): IPlanned => ({
+        tool,
+        shape,
+        paired: /\$(CODE|MD|NBCELL|NB|THREAD)\b/.test(JSON.stringify(shape))
+      }))
+    ),
+    { numRuns: CALLS, seed: SEED }
+  );
+  /** Where the human's active cell is, per batch (hidden ones included). */
+  const actives = fc.sample(fc.integer({ min: 0, max: 6 }), {
+    numRuns: CALLS,
+    seed: SEED + 1
+  });
+
+  const swapText = (value: string) => {
+    let out = value;
+    for (const token of TOKENS) {
+      out = out.split(HIDDEN[token]).join(ABSENT[token]);
+    }
+    return out;
+  };
+  const leaks = (answer: IAnswer, named: string): string[] => {
+    const seen = JSON.stringify(answer.result?.raw ?? answer.rejected);
+    return secrets.filter(s => seen.includes(s) && !named.includes(s));
+  };
+
+  const started = Date.now();
+  const problems: string[] = [];
+  let calls = 0;
+  let pairs = 0;
+  const BATCH = 100;
+  let spent = 0;
+  let next = 0;
+  for (let b = 0; spent < CALLS; b++) {
+    await human.selectCells(actives[b % actives.length]);
+    const batch: { tool: string; input: Record<string, unknown> }[] = [];
+    const planned: IPlanned[] = [];
+    while (batch.length < BATCH && spent < CALLS) {
+      const item = plan[next++ % plan.length];
+      const dir = { $DIR: jupyter.dir };
+      const base = JSON.parse(
+        JSON.stringify(item.shape).replace(/\$DIR\b/g, dir.$DIR)
+      ) as Record<string, unknown>;
+      batch.push({
+        tool: item.tool,
+        input: fill(base, HIDDEN, mixed) as Record<string, unknown>
+      });
+      spent++;
+      if (item.paired) {
+        batch.push({
+          tool: item.tool,
+          input: fill(base, ABSENT, mixed) as Record<string, unknown>
+        });
+        spent++;
+      }
+      planned.push(item);
+    }
+    const answers = await callMany(jupyter.page, batch);
+    let a = 0;
+    for (const item of planned) {
+      const hiddenCall = batch[a];
+      const hidden = answers[a++];
+      calls++;
+      const where = `${item.tool} ${JSON.stringify(hiddenCall.input).slice(0, 160)} (seed ${SEED})`;
+      const problem = envelopeProblem(hidden);
+      if (problem) {
+        problems.push(`${where}: ${problem}`);
+      }
+      if (
+        item.tool === 'jupyter_create_notebook' &&
+        errorCode(hidden) !== 'INVALID_PATH'
+      ) {
+        problems.push(`${where}: ${hidden.result?.text}, not INVALID_PATH`);
+      }
+      const found = leaks(hidden, JSON.stringify(hiddenCall.input));
+      if (found.length) {
+        problems.push(
+          `${where} leaks ${found.join(', ')}: ${hidden.result?.text?.slice(0, 300)}`
+        );
+      }
+      if (item.paired) {
+        const absent = answers[a++];
+        calls++;
+        pairs++;
+        const seen = swapText(hidden.result?.text ?? '');
+        if (
+          seen !== absent.result?.text ||
+          hidden.result?.isError !== absent.result?.isError
+        ) {
+          problems.push(
+            `${where} differs from never-existed:\n  hidden: ${seen.slice(0, 300)}\n  absent: ${absent.result?.text?.slice(0, 300)}`
+          );
+        }
+      }
+    }
+  }
+  const seconds = since(started);
+  const after = await workspaceState(jupyter);
+  const unhandled = await rejections(jupyter.page);
+  // the hidden cells and the hidden notebook are as they were
+  const pick = (state: Record<string, unknown>) =>
+    JSON.stringify(state.files) +
+    JSON.stringify(
+      (state.notebooks as { model: { cells: { id: string }[] } | null }[]).map(
+        n => n.model?.cells.filter(c => hiddenIds.includes(c.id))
+      )
+    );
+  const changed = pick(after) !== pick(before);
+  recordFigure(test.info(), {
+    row: 'hidden-content sweep',
+    app: jupyter.kind,
+    count: calls,
+    unit: `calls (${pairs} hidden/never-existed pairs)`,
+    failures: problems.length + unhandled.length + (changed ? 1 : 0),
+    seconds,
+    notes: `seed ${SEED}`
+  });
+  expect(problems.slice(0, 20)).toEqual([]);
+  expect(unhandled).toEqual([]);
+  expect(pick(after)).toEqual(pick(before));
+  expect(await jupyter.exists(ABSENT.NB)).toBe(false);
+});

@@ -1,0 +1,291 @@
+/**
+ * Reliability row (d): 1,000 calls in flight at once from one page, mixed
+ * reads and writes (reads of cells, context, workspace, access, comments and
+ * exports; cell updates, many of which lose to each other and answer
+ * STALE_CELL; inserts, focus moves, comments and runs). Every call must
+ * resolve with the result envelope (never INTERNAL_ERROR), the page must see
+ * no unhandled rejection, and its heap, measured after a garbage collection,
+ * must come back within 10% of where it was before once the notebook is
+ * reset (the cells the burst inserted are what a notebook that grew holds,
+ * about 70 KB a rendered cell in JupyterLab; the figure prints both).
+ *
+ * Moving the person's active cell keeps memory in JupyterLab itself (its own
+ * activeCellIndex + scrollToItem, with no extension call, keeps ~40 KB a
+ * move, measured below), so jupyter_focus_cell joins the first burst, where
+ * every answer is checked, and the heap rule is checked on a second burst of
+ * the same mix without focus moves; what focus moves keep, the tool's and
+ * the app's own, is printed beside it.
+ *
+ * Counts: 1,000 in flight with RELIABILITY_SCALE=full, 300 in CI.
+ */
+import { createHash } from 'node:crypto';
+
+import fc from 'fast-check';
+
+import { expect, test } from '../fixtures';
+import { IMPLEMENTED } from '../implemented';
+import { codeCell, markdownCell, notebookOf } from '../notebook-content';
+import {
+  type IAnswer,
+  type ICall,
+  callMany,
+  envelopeProblem,
+  errorCode,
+  rejections,
+  watchRejections
+} from '../reliability/calls';
+import { SEED, recordFigure, scaled, since } from '../reliability/figures';
+
+const IN_FLIGHT = scaled(1000, 300);
+const CELLS = 20;
+
+function sourceHash(cellType: string, source: string): string {
+  const hex = createHash('sha256')
+    .update(`${cellType}\n${source}`, 'utf8')
+    .digest('hex');
+  return `sha256:${hex.slice(0, 16)}`;
+}
+
+const source = (i: number) => `v${i} = ${i}`;
+
+/** The mixed calls: three in four read, one in four writes. */
+function mixedCalls(
+  path: string,
+  dir: string,
+  options: { focus: boolean }
+): fc.Arbitrary<ICall> {
+  const cell = fc.integer({ min: 0, max: CELLS - 1 });
+  const id = cell.map(i => `load-${i}`);
+  const read: fc.Arbitrary<ICall>[] = [
+    fc.record({
+      tool: fc.constant('jupyter_get_cells'),
+      input: fc.record({
+        notebookPath: fc.constant(path),
+        startIndex: fc.integer({ min: 0, max: 10 }),
+        includeOutputs: fc.boolean()
+      })
+    }),
+    fc.constant({ tool: 'jupyter_get_context', input: {} }),
+    fc.constant({ tool: 'jupyter_list_workspace', input: { path: dir } }),
+    fc.constant({ tool: 'jupyter_get_cell_access', input: {} }),
+    fc.constant({ tool: 'jupyter_list_comments', input: { status: 'all' } }),
+    fc.constant({ tool: 'jupyter_export_notebook', input: {} }),
+    fc.constant({ tool: 'jupyter_get_output_selection', input: {} })
+  ];
+  const write: fc.Arbitrary<ICall>[] = [
+    // the hash of the cell's first source: the first update of a cell wins,
+    // the others answer STALE_CELL
+    fc.tuple(cell, fc.integer({ min: 0, max: 999 })).map(([i, n]) => ({
+      tool: 'jupyter_update_cell',
+      input: {
+        cellId: `load-${i}`,
+        source: `v${i} = ${n}`,
+        expectedSourceHash: sourceHash('code', source(i))
+      }
+    })),
+    fc.record({
+      tool: fc.constant('jupyter_insert_cell'),
+      input: fc.record({
+        referenceCellId: id,
+        source: fc.constant('inserted = 1'),
+        activate: fc.constant(false)
+      })
+    }),
+    ...(options.focus
+      ? [
+          fc.record({
+            tool: fc.constant('jupyter_focus_cell'),
+            input: fc.record({ cellId: id })
+          })
+        ]
+      : []),
+    fc.record({
+      tool: fc.constant('jupyter_create_comment'),
+      input: fc.record({
+        anchor: fc.record({ kind: fc.constant('cell'), cellId: id }),
+        message: fc.constant('load test')
+      })
+    }),
+    fc.record({
+      tool: fc.constant('jupyter_run_cells'),
+      input: fc.constant({ cellIds: ['load-run'] })
+    })
+  ];
+  return fc.oneof(
+    { arbitrary: fc.oneof(...read), weight: 3 },
+    { arbitrary: fc.oneof(...write), weight: 1 }
+  );
+}
+
+interface IBurst {
+  answers: IAnswer[];
+  seconds: number;
+  heapBefore: number;
+  heapWithContent: number;
+  heapAfter: number;
+  inserted: number;
+}
+
+test('mixed calls all in flight at once: every answer an envelope, heap back', async ({
+  jupyter,
+  agent,
+  human
+}) => {
+  test.setTimeout(jupyter.kind === 'lite' ? 600_000 : 300_000);
+  await jupyter.open();
+  const cells = [
+    markdownCell('load-intro', '# Load'),
+    codeCell('load-run', 'x = 1'),
+    ...Array.from({ length: CELLS }, (_, i) => codeCell(`load-${i}`, source(i)))
+  ];
+  const keep = cells.map(cell => cell.id as string);
+  const path = await jupyter.createNotebook('load.ipynb', notebookOf(cells));
+  await human.openNotebook(path);
+  await agent.waitForTools(IMPLEMENTED);
+  await watchRejections(jupyter.page);
+  const cdp = await jupyter.context.newCDPSession(jupyter.page);
+  const heap = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    return usedSize;
+  };
+  /** The notebook back to its cells and sources (threads stay: they are few). */
+  const reset = () =>
+    jupyter.page.evaluate(
+      ([docPath, ids, sources]) => {
+        const shared = window.uiTests.findNotebook(docPath)!.model!.sharedModel;
+        let removed = 0;
+        for (let i = shared.cells.length - 1; i >= 0; i--) {
+          const at = ids.indexOf(shared.cells[i].id);
+          if (at < 0) {
+            shared.deleteCell(i);
+            removed++;
+          } else if (shared.cells[i].getSource() !== sources[at]) {
+            shared.cells[i].setSource(sources[at]);
+          }
+        }
+        return removed;
+      },
+      [path, keep, cells.map(cell => cell.source as string)] as const
+    );
+  const burst = async (calls: ICall[]): Promise<IBurst> => {
+    // a first, smaller burst warms up what is made once (code loaded
+    // lazily, caches filled); the heap is measured from after it
+    const warm = await callMany(jupyter.page, calls.slice(0, 100), {
+      concurrent: true
+    });
+    expect(warm.map(envelopeProblem).filter(Boolean)).toEqual([]);
+    await jupyter.waitForNotebook(path);
+    await reset();
+    const heapBefore = await heap();
+    const started = Date.now();
+    const answers = await callMany(jupyter.page, calls, { concurrent: true });
+    const seconds = since(started);
+    // the kernel runs queued by the burst finish, and the notebook is reset
+    // (the cells the burst inserted go, as the person would delete them),
+    // so what stays on the heap is what the calls themselves left behind
+    await jupyter.waitForNotebook(path);
+    const heapWithContent = await heap();
+    const inserted = await reset();
+    const heapAfter = await heap();
+    return {
+      answers,
+      seconds,
+      heapBefore,
+      heapWithContent,
+      heapAfter,
+      inserted
+    };
+  };
+  const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+  const heapNote = (b: IBurst) =>
+    `heap ${mb(b.heapBefore)} before, ${mb(b.heapWithContent)} with the ` +
+    `${b.inserted} inserted cells, ${mb(b.heapAfter)} once they are deleted ` +
+    `(${((b.heapAfter / b.heapBefore - 1) * 100).toFixed(1)}%)`;
+
+  const withFocus = fc.sample(mixedCalls(path, jupyter.dir, { focus: true }), {
+    numRuns: IN_FLIGHT,
+    seed: SEED
+  });
+  const withoutFocus = fc.sample(
+    mixedCalls(path, jupyter.dir, { focus: false }),
+    { numRuns: IN_FLIGHT, seed: SEED + 1 }
+  );
+  const first = await burst(withFocus);
+  const second = await burst(withoutFocus);
+
+  // what a focus move keeps: 50 jupyter_focus_cell calls, then 50 of the
+  // app's own active-cell moves with no extension call at all
+  const perMove = async (move: () => Promise<unknown>) => {
+    const before = await heap();
+    await move();
+    return (await heap()) - before;
+  };
+  const focusCalls = Array.from({ length: 50 }, (_, i) => ({
+    tool: 'jupyter_focus_cell',
+    input: { cellId: `load-${i % CELLS}` }
+  }));
+  const toolKeeps = await perMove(() => callMany(jupyter.page, focusCalls));
+  const appKeeps = await perMove(() =>
+    jupyter.page.evaluate(async docPath => {
+      const app = window.uiTests.app();
+      const panel = window.uiTests.findNotebook(docPath)!;
+      for (let i = 0; i < 50; i++) {
+        app.shell.activateById(panel.id);
+        panel.content.activeCellIndex = 2 + (i % 20);
+        panel.content.deselectAll();
+        await panel.content.scrollToItem(2 + (i % 20), 'smart');
+      }
+    }, path)
+  );
+  await cdp.detach();
+
+  const problems: string[] = [];
+  const codes = new Map<string, number>();
+  const check = (calls: ICall[], answers: IAnswer[]) =>
+    answers.forEach((answer, n) => {
+      const problem = envelopeProblem(answer);
+      if (problem) {
+        problems.push(
+          `${calls[n].tool} ${JSON.stringify(calls[n].input)}: ${problem}`
+        );
+      }
+      const code = errorCode(answer) ?? 'ok';
+      codes.set(code, (codes.get(code) ?? 0) + 1);
+    });
+  check(withFocus, first.answers);
+  check(withoutFocus, second.answers);
+  const unhandled = await rejections(jupyter.page);
+  const pageErrors = jupyter.console.filter(
+    e => e.type === 'pageerror' && !jupyter.isKnownNoise(e)
+  );
+  const growth = second.heapAfter / second.heapBefore - 1;
+  const ms = [...first.answers, ...second.answers]
+    .map(a => a.ms)
+    .sort((a, b) => a - b);
+  recordFigure(test.info(), {
+    row: 'concurrent calls',
+    app: jupyter.kind,
+    count: first.answers.length + second.answers.length,
+    unit: `calls, ${IN_FLIGHT} in flight at a time`,
+    failures:
+      problems.length +
+      unhandled.length +
+      pageErrors.length +
+      (growth > 0.1 ? 1 : 0),
+    seconds: first.seconds + second.seconds,
+    notes:
+      `without focus moves: ${heapNote(second)}; with them: ${heapNote(first)}; ` +
+      `a focus move keeps ${(toolKeeps / 50 / 1024).toFixed(0)} KB through ` +
+      `jupyter_focus_cell, ${(appKeeps / 50 / 1024).toFixed(0)} KB as the app's own ` +
+      `move; median answer ${ms[ms.length >> 1].toFixed(0)} ms, last ` +
+      `${ms[ms.length - 1].toFixed(0)} ms; answers ${JSON.stringify(Object.fromEntries(codes))}`
+  });
+  expect(problems.slice(0, 20)).toEqual([]);
+  expect(unhandled).toEqual([]);
+  expect(pageErrors).toEqual([]);
+  expect(first.answers).toHaveLength(IN_FLIGHT);
+  expect(second.answers).toHaveLength(IN_FLIGHT);
+  expect(growth).toBeLessThanOrEqual(0.1);
+});
