@@ -40,11 +40,20 @@ interface ICellState {
   source: string;
 }
 
-/** The cells of a notebook by id (the first of any repeated id). */
-function cellStates(model: ISharedNotebook): Map<string, ICellState> {
+/**
+ * The cells of a notebook that `edits` name, by id (the first of any
+ * repeated id): only their sources are read, so a large notebook costs one
+ * id read per cell.
+ */
+function cellStates(
+  model: ISharedNotebook,
+  edits: readonly IAgentEdit[]
+): Map<string, ICellState> {
+  const wanted = new Set(edits.map(edit => edit.cellId));
   const states = new Map<string, ICellState>();
   for (const cell of model.cells) {
-    if (!states.has(cell.id)) {
+    const id = cell.id;
+    if (wanted.has(id) && !states.has(id)) {
       states.set(cell.id, {
         cellType: cell.cell_type,
         source: cell.getSource()
@@ -95,7 +104,7 @@ export function editStatuses(
   model: ISharedNotebook,
   edits: readonly IAgentEdit[] = agentEdits(model)
 ): Map<string, EditStatus> {
-  const cells = cellStates(model);
+  const cells = cellStates(model, edits);
   const statuses = new Map<string, EditStatus>();
   for (let i = 0; i < edits.length; i++) {
     const edit = edits[i];
@@ -161,7 +170,7 @@ export function revertEdits(
   const chosen = agentEdits(model)
     .filter(edit => ids.has(edit.id))
     .reverse();
-  const cells = cellStates(model);
+  const cells = cellStates(model, chosen);
   const outcome: IRevertOutcome = { reverted: [], blocked: [], skipped: [] };
   for (const edit of chosen) {
     const status = statusIn(cells, edit);
