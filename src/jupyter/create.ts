@@ -71,8 +71,14 @@ export function notebookFileName(name: string): string {
       { path: name }
     );
   }
+  if (name === '.' || name === '..') {
+    // a dot name is a folder, never a notebook (".." would make "...ipynb")
+    throw new ToolError('INVALID_PATH', `Invalid name "${name}".`, {
+      path: name
+    });
+  }
   const fileName = isNotebookPath(name) ? name : `${name}.ipynb`;
-  // Control characters, backslashes and dot names are refused here.
+  // Control characters and backslashes are refused here.
   if (normalizePath(fileName, { key: 'name' }) !== fileName) {
     throw new ToolError('INVALID_PATH', `Invalid name "${name}".`, {
       path: name

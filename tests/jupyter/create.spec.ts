@@ -51,7 +51,16 @@ describe('notebookFileName', () => {
   });
 
   it('refuses paths, backslashes and control characters as INVALID_PATH', () => {
-    for (const name of ['sub/x', '../x', 'a\\b', 'a\u0000b', 'line\nbreak']) {
+    for (const name of [
+      'sub/x',
+      '../x',
+      'a\\b',
+      'a\u0000b',
+      'line\nbreak',
+      // found by the reliability suite: ".." became the file "...ipynb"
+      '..',
+      '.'
+    ]) {
       expect(failure(() => notebookFileName(name)).error).toBe('INVALID_PATH');
     }
   });
