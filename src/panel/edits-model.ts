@@ -17,6 +17,7 @@ import { previewOf } from './access-tab-model';
 import {
   editStatuses,
   editsSince,
+  joinSource,
   revertEdits,
   type EditStatus,
   type IRevertOutcome
@@ -257,8 +258,7 @@ function previewFor(
   current: string | undefined
 ): string | null {
   if (edit.kind === 'delete' && edit.cell) {
-    const source = edit.cell.source;
-    return previewOf(Array.isArray(source) ? source.join('') : source);
+    return previewOf(joinSource(edit.cell.source));
   }
   return current === undefined ? null : previewOf(current);
 }

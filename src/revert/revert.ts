@@ -258,7 +258,7 @@ export function revertEdits(
 }
 
 /** A cell's source as one string (nbformat allows a list of lines). */
-function joinSource(source: nbformat.MultilineString): string {
+export function joinSource(source: nbformat.MultilineString): string {
   return Array.isArray(source) ? source.join('') : source;
 }
 
