@@ -14,6 +14,7 @@ import { type IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
 
 import { type AgentAccess, type IAccessReading } from '../access/model';
+import { SoonestTimer } from '../common/soonest-timer';
 import { type IAgentAccess } from '../tokens';
 
 /** How many cell rows the Access tab renders at most. */
@@ -172,7 +173,7 @@ export class AccessTabModel implements IDisposable {
     this._bind(null);
     this._tracker.currentChanged.disconnect(this._onCurrent, this);
     this._access.changed.disconnect(this._onAccess, this);
-    this._cancel();
+    this._repaint.dispose();
     Signal.clearData(this);
   }
 
@@ -188,7 +189,7 @@ export class AccessTabModel implements IDisposable {
     if (change.scope === 'notebook') {
       void this._readNotebookAccess();
     } else {
-      this._schedule(0);
+      this._repaint.schedule(0);
     }
   }
 
@@ -220,19 +221,19 @@ export class AccessTabModel implements IDisposable {
         }
         panel.content.model?.cells.changed.connect(this._onNow, this);
         panel.content.model?.contentChanged.connect(this._onSource, this);
-        this._schedule(0);
+        this._repaint.schedule(0);
       });
       void this._readNotebookAccess();
     }
-    this._schedule(0);
+    this._repaint.schedule(0);
   }
 
   private _onNow(): void {
-    this._schedule(0);
+    this._repaint.schedule(0);
   }
 
   private _onSource(): void {
-    this._schedule(SOURCE_SETTLE_MS);
+    this._repaint.schedule(SOURCE_SETTLE_MS);
   }
 
   private _onPath(): void {
@@ -260,29 +261,7 @@ export class AccessTabModel implements IDisposable {
       return;
     }
     this._notebookAccess = reading;
-    this._schedule(0);
-  }
-
-  private _schedule(delay: number): void {
-    if (this._isDisposed) {
-      return;
-    }
-    if (this._timer !== null && delay >= this._timerDelay) {
-      return;
-    }
-    this._cancel();
-    this._timerDelay = delay;
-    this._timer = setTimeout(() => {
-      this._timer = null;
-      this._changed.emit();
-    }, delay);
-  }
-
-  private _cancel(): void {
-    if (this._timer !== null) {
-      clearTimeout(this._timer);
-      this._timer = null;
-    }
+    this._repaint.schedule(0);
   }
 
   private readonly _tracker: INotebookTracker;
@@ -291,8 +270,8 @@ export class AccessTabModel implements IDisposable {
   private _panel: NotebookPanel | null = null;
   private _notebookAccess: IAccessReading | null = null;
   private _request = 0;
-  private _timer: ReturnType<typeof setTimeout> | null = null;
-  private _timerDelay = 0;
+  /** Tells the view, at the soonest delay asked for. */
+  private readonly _repaint = new SoonestTimer(() => this._changed.emit());
   private _isDisposed = false;
   private readonly _changed = new Signal<this, void>(this);
 }

@@ -6,6 +6,7 @@
 import { type IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
 
+import { SoonestTimer } from '../common/soonest-timer';
 import { type IToolCall, type IWebMcpRegistry } from '../tokens';
 import { RUNNING_DELAY_MS } from './status';
 
@@ -93,7 +94,7 @@ export class ActivityModel implements IDisposable {
     }
     this._limit = limit;
     this._finished = this._finished.slice(0, limit);
-    this._schedule(0);
+    this._repaint.schedule(0);
   }
 
   /** The running calls (newest first), then the finished ones, newest first. */
@@ -111,7 +112,7 @@ export class ActivityModel implements IDisposable {
       return;
     }
     this._isDisposed = true;
-    this._cancel();
+    this._repaint.dispose();
     if (this._registry) {
       this._registry.callChanged.disconnect(this._onCall, this);
       this._registry.statusChanged.disconnect(this._onStatus, this);
@@ -130,11 +131,11 @@ export class ActivityModel implements IDisposable {
     if (call.finishedAt !== null) {
       this._announced.delete(call.id);
     }
-    this._schedule(waits ? RUNNING_DELAY_MS : 0);
+    this._repaint.schedule(waits ? RUNNING_DELAY_MS : 0);
   }
 
   private _onStatus(): void {
-    this._schedule(0);
+    this._repaint.schedule(0);
   }
 
   /** Files a copy of a call under running or finished. */
@@ -156,34 +157,17 @@ export class ActivityModel implements IDisposable {
     this._finished = finished.slice(0, this._limit);
   }
 
-  private _schedule(delay: number): void {
-    if (this._timer !== null && delay >= this._timerDelay) {
-      return;
-    }
-    this._cancel();
-    this._timerDelay = delay;
-    this._timer = setTimeout(() => {
-      this._timer = null;
-      this._announced = new Set(this._active.keys());
-      this._changed.emit();
-    }, delay);
-  }
-
-  private _cancel(): void {
-    if (this._timer !== null) {
-      clearTimeout(this._timer);
-      this._timer = null;
-    }
-  }
-
   private readonly _registry: IWebMcpRegistry | null;
   private _limit: number;
   private readonly _active = new Map<number, IToolCall>();
   private _finished: IToolCall[] = [];
   /** The running calls `changed` was emitted for. */
   private _announced = new Set<number>();
-  private _timer: ReturnType<typeof setTimeout> | null = null;
-  private _timerDelay = 0;
+  /** Tells the view, at the soonest delay asked for. */
+  private readonly _repaint = new SoonestTimer(() => {
+    this._announced = new Set(this._active.keys());
+    this._changed.emit();
+  });
   private _isDisposed = false;
   private readonly _changed = new Signal<this, void>(this);
 }

@@ -24,6 +24,7 @@ import {
   type IThreadAnchor,
   type ThreadStatus
 } from '../review/storage';
+import { SoonestTimer } from '../common/soonest-timer';
 import { type IReviewStore } from '../tokens';
 import { SOURCE_SETTLE_MS } from './access-tab-model';
 
@@ -86,7 +87,7 @@ export class CommentsTabModel implements IDisposable {
     if (value !== this._filter) {
       this._filter = value;
       this._limit = COMMENT_PAGE;
-      this._schedule(0);
+      this._repaint.schedule(0);
     }
   }
 
@@ -98,7 +99,7 @@ export class CommentsTabModel implements IDisposable {
   /** Render another page of threads. */
   showMore(): void {
     this._limit += COMMENT_PAGE;
-    this._schedule(0);
+    this._repaint.schedule(0);
   }
 
   /** The thread to bring into view and focus once rendered, if any. */
@@ -118,7 +119,7 @@ export class CommentsTabModel implements IDisposable {
       this._filter = thread.status;
     }
     this._focused = threadId;
-    this._schedule(0);
+    this._repaint.schedule(0);
   }
 
   /** Forget the thread to focus (the view did focus it). */
@@ -196,7 +197,7 @@ export class CommentsTabModel implements IDisposable {
     this._draft = { id: ++this._draftCount, ...target };
     this._draftModel = target.model;
     target.model.disposed.connect(this._onDraftModelDisposed, this);
-    this._schedule(0);
+    this._repaint.schedule(0);
   }
 
   /** Drops the comment being written. */
@@ -204,7 +205,7 @@ export class CommentsTabModel implements IDisposable {
     this._draftModel?.disposed.disconnect(this._onDraftModelDisposed, this);
     this._draftModel = null;
     this._draft = null;
-    this._schedule(0);
+    this._repaint.schedule(0);
   }
 
   /**
@@ -254,7 +255,7 @@ export class CommentsTabModel implements IDisposable {
     this._draftModel = null;
     this._tracker.currentChanged.disconnect(this._onCurrent, this);
     this._review.changed.disconnect(this._onReview, this);
-    this._cancel();
+    this._repaint.dispose();
     Signal.clearData(this);
   }
 
@@ -276,7 +277,7 @@ export class CommentsTabModel implements IDisposable {
 
   private _onReview(_: IReviewStore, change: { model: ISharedNotebook }) {
     if (change.model === this._model()) {
-      this._schedule(0);
+      this._repaint.schedule(0);
     }
   }
 
@@ -309,10 +310,10 @@ export class CommentsTabModel implements IDisposable {
         );
         // a cell's source or outputs (anchored text, output fingerprints)
         panel.content.model?.contentChanged.connect(this._onContent, this);
-        this._schedule(0);
+        this._repaint.schedule(0);
       });
     }
-    this._schedule(0);
+    this._repaint.schedule(0);
   }
 
   private _onNotebookChanged(
@@ -321,14 +322,14 @@ export class CommentsTabModel implements IDisposable {
   ): void {
     // a thread, or a cell added or removed, shows at once
     if (change.metadataChange || change.cellsChange) {
-      this._schedule(0);
+      this._repaint.schedule(0);
     }
   }
 
   private _onContent(): void {
     // an edit inside a cell (which may move anchored text, or change a
     // commented output) once typing settles
-    this._schedule(SOURCE_SETTLE_MS);
+    this._repaint.schedule(SOURCE_SETTLE_MS);
   }
 
   private _onDraftModelDisposed(): void {
@@ -338,28 +339,6 @@ export class CommentsTabModel implements IDisposable {
 
   private _onPanelDisposed(): void {
     this._bind(this._tracker.currentWidget);
-  }
-
-  private _schedule(delay: number): void {
-    if (this._isDisposed) {
-      return;
-    }
-    if (this._timer !== null && delay >= this._timerDelay) {
-      return;
-    }
-    this._cancel();
-    this._timerDelay = delay;
-    this._timer = setTimeout(() => {
-      this._timer = null;
-      this._changed.emit();
-    }, delay);
-  }
-
-  private _cancel(): void {
-    if (this._timer !== null) {
-      clearTimeout(this._timer);
-      this._timer = null;
-    }
   }
 
   private readonly _tracker: INotebookTracker;
@@ -372,8 +351,8 @@ export class CommentsTabModel implements IDisposable {
   private _draft: ICommentDraft | null = null;
   private _draftModel: ISharedNotebook | null = null;
   private _draftCount = 0;
-  private _timer: ReturnType<typeof setTimeout> | null = null;
-  private _timerDelay = 0;
+  /** Tells the view, at the soonest delay asked for. */
+  private readonly _repaint = new SoonestTimer(() => this._changed.emit());
   private _isDisposed = false;
   private readonly _changed = new Signal<this, void>(this);
 }

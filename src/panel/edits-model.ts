@@ -12,6 +12,7 @@ import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { type IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
 
+import { SoonestTimer } from '../common/soonest-timer';
 import { agentEdits, type IAgentEdit } from '../revert/journal';
 import { previewOf } from './access-tab-model';
 import {
@@ -110,11 +111,8 @@ export class AgentEditsModel implements IDisposable {
     this._isDisposed = true;
     this._tracker.currentChanged.disconnect(this._onCurrent, this);
     this._bind(null);
-    for (const timer of [this._timer, this._emitTimer]) {
-      if (timer !== null) {
-        clearTimeout(timer);
-      }
-    }
+    this._settle.dispose();
+    this._emitSoon.dispose();
     Signal.clearData(this);
   }
 
@@ -172,15 +170,7 @@ export class AgentEditsModel implements IDisposable {
   }
 
   private readonly _onUpdate = (): void => {
-    if (this._timer !== null) {
-      return;
-    }
-    this._timer = setTimeout(() => {
-      this._timer = null;
-      if (this._refresh()) {
-        this._emit();
-      }
-    }, EDITS_SETTLE_MS);
+    this._settle.schedule(EDITS_SETTLE_MS);
   };
 
   /** Re-read the entries; whether anything shown changed. */
@@ -229,15 +219,7 @@ export class AgentEditsModel implements IDisposable {
 
   /** Tell the view, after the current task. */
   private _emit(): void {
-    if (this._emitTimer !== null || this._isDisposed) {
-      return;
-    }
-    this._emitTimer = setTimeout(() => {
-      this._emitTimer = null;
-      if (!this._isDisposed) {
-        this._changed.emit();
-      }
-    }, 0);
+    this._emitSoon.schedule(0);
   }
 
   private readonly _tracker: INotebookTracker;
@@ -246,8 +228,13 @@ export class AgentEditsModel implements IDisposable {
   private _rows: IEditRow[] = [];
   private _key = '';
   private _report: IRevertReport | null = null;
-  private _timer: ReturnType<typeof setTimeout> | null = null;
-  private _emitTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Re-reads the entries once a burst of changes has settled. */
+  private readonly _settle = new SoonestTimer(() => {
+    if (this._refresh()) {
+      this._emit();
+    }
+  });
+  private readonly _emitSoon = new SoonestTimer(() => this._changed.emit());
   private _isDisposed = false;
   private readonly _changed = new Signal<this, void>(this);
 }

@@ -12,6 +12,7 @@ import {
 } from '@jupyterlab/translation';
 import { Widget } from '@lumino/widgets';
 
+import { SoonestTimer } from '../common/soonest-timer';
 import { type IToolSummary, type IWebMcpRegistry } from '../tokens';
 
 /** The text and tooltip of the item for a registry's state. */
@@ -232,7 +233,7 @@ export class WebMcpStatus extends Widget {
     if (this.isDisposed) {
       return;
     }
-    this._cancel();
+    this._paint.dispose();
     this._popup?.dispose();
     this._registry.statusChanged.disconnect(this._schedule, this);
     this._registry.callChanged.disconnect(this._schedule, this);
@@ -253,28 +254,13 @@ export class WebMcpStatus extends Widget {
       this._button.textContent === next.text && node.title === next.title;
     if (shown && this.hasClass('jp-mod-active') === next.active) {
       // e.g. a call that ended before it was shown: nothing to do
-      this._cancel();
+      this._paint.cancel();
       return;
     }
     // a call just started (and nothing else changed): show it only if it lasts
     const delay =
       next.active && !this.hasClass('jp-mod-active') ? RUNNING_DELAY_MS : 0;
-    if (this._timer !== null && delay >= this._timerDelay) {
-      return;
-    }
-    this._cancel();
-    this._timerDelay = delay;
-    this._timer = setTimeout(() => {
-      this._timer = null;
-      this._render();
-    }, delay);
-  }
-
-  private _cancel(): void {
-    if (this._timer !== null) {
-      clearTimeout(this._timer);
-      this._timer = null;
-    }
+    this._paint.schedule(delay);
   }
 
   /** Write the current state, touching only what differs from the page. */
@@ -291,8 +277,7 @@ export class WebMcpStatus extends Widget {
     }
   }
 
-  private _timer: ReturnType<typeof setTimeout> | null = null;
-  private _timerDelay = 0;
+  private readonly _paint = new SoonestTimer(() => this._render());
   private readonly _button = document.createElement('button');
   private _popup: Popup | null = null;
 }
