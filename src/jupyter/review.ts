@@ -12,8 +12,7 @@
  * unknown id answers (commentNotFoundError). Nothing here reads or writes a
  * cell's source beyond reading it to place an anchor.
  */
-import type { ISharedCodeCell, ISharedNotebook } from '@jupyter/ydoc';
-import type * as nbformat from '@jupyterlab/nbformat';
+import type { ISharedNotebook } from '@jupyter/ydoc';
 
 import { assertCellAccessible } from '../access/guard';
 import { ToolError } from '../common/errors';
@@ -23,6 +22,8 @@ import {
   anchorStatus as anchorStatusOf,
   type IAnchorStatus,
   outputAnchor,
+  outputAt,
+  outputCount,
   rangeOfText,
   sourceRangeAnchor
 } from '../review/anchors';
@@ -534,19 +535,15 @@ function liveAnchor(
     return anchor;
   }
   const outputIndex = args.outputIndex ?? 0;
-  const outputs =
-    cell.cell_type === 'code' ? (cell as ISharedCodeCell).getOutputs() : [];
-  if (outputIndex >= outputs.length) {
+  const output = outputAt(cell, outputIndex);
+  if (output === undefined) {
+    const count = outputCount(cell);
     throw anchorStaleError(
-      `Cell "${cellId}" has no output ${outputIndex} (it has ${outputs.length}). Run it first, or attach the comment to the cell.`,
-      { cellId, outputIndex, outputCount: outputs.length }
+      `Cell "${cellId}" has no output ${outputIndex} (it has ${count}). Run it first, or attach the comment to the cell.`,
+      { cellId, outputIndex, outputCount: count }
     );
   }
-  return outputAnchor(
-    cellId,
-    outputIndex,
-    outputs[outputIndex] as nbformat.IOutput
-  );
+  return outputAnchor(cellId, outputIndex, output);
 }
 
 /**

@@ -18,7 +18,11 @@
  * still there to read. Exact matching is also deterministic, so every
  * collaborator sees the same state.
  */
-import type { ISharedCodeCell, ISharedNotebook } from '@jupyter/ydoc';
+import type {
+  ISharedCell,
+  ISharedCodeCell,
+  ISharedNotebook
+} from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
 
 import { outputFingerprint } from '../common/fingerprint';
@@ -434,9 +438,7 @@ export function anchorStatus(
     case 'source-range':
       return { ...found, ...sourceRangeStatus(cell.getSource(), anchor) };
     case 'output': {
-      const outputs =
-        cell.cell_type === 'code' ? (cell as ISharedCodeCell).getOutputs() : [];
-      const output = outputs[outputIndex] as nbformat.IOutput | undefined;
+      const output = outputAt(cell, outputIndex);
       const outputChanged =
         output === undefined ||
         (anchor.outputFingerprint !== undefined &&
@@ -446,6 +448,65 @@ export function anchorStatus(
     default:
       return { ...found, state: 'exact' };
   }
+}
+
+/** The shared outputs array of a code cell, as @jupyter/ydoc keeps it. */
+interface IYOutputs {
+  readonly length: number;
+  get(index: number): unknown;
+}
+
+function youtputsOf(cell: ISharedCell): IYOutputs | null {
+  const ymodel = (cell as { ymodel?: { get?: (key: string) => unknown } })
+    .ymodel;
+  const youtputs =
+    typeof ymodel?.get === 'function' ? ymodel.get('outputs') : undefined;
+  return youtputs &&
+    typeof (youtputs as IYOutputs).get === 'function' &&
+    typeof (youtputs as IYOutputs).length === 'number'
+    ? (youtputs as IYOutputs)
+    : null;
+}
+
+/**
+ * Output `index` of a cell as JSON (a copy), or undefined when it has no
+ * output there. It reads that one output from the cell's shared outputs
+ * array: `getOutputs()` copies every output of the cell twice (Yjs to JSON,
+ * then a deep copy), so a list of threads on outputs copied each anchored
+ * cell's outputs, however large, on every call. Falls back to `getOutputs()`
+ * for a cell model of another shape.
+ */
+export function outputAt(
+  cell: ISharedCell,
+  index: number
+): nbformat.IOutput | undefined {
+  if (cell.cell_type !== 'code' || index < 0) {
+    return undefined;
+  }
+  const youtputs = youtputsOf(cell);
+  if (!youtputs) {
+    return (cell as ISharedCodeCell).getOutputs()[index] as
+      nbformat.IOutput | undefined;
+  }
+  if (index >= youtputs.length) {
+    return undefined;
+  }
+  const item = youtputs.get(index) as { toJSON?: () => unknown } | null;
+  // a shared map's JSON still holds the stored nested values (its `data`,
+  // its `metadata`), so it is copied, as getOutputs() does
+  const json =
+    item !== null && typeof item?.toJSON === 'function' ? item.toJSON() : item;
+  return JSON.parse(JSON.stringify(json ?? null)) as nbformat.IOutput;
+}
+
+/** How many outputs a cell has (0 for a cell that cannot have any). */
+export function outputCount(cell: ISharedCell): number {
+  if (cell.cell_type !== 'code') {
+    return 0;
+  }
+  return (
+    youtputsOf(cell)?.length ?? (cell as ISharedCodeCell).getOutputs().length
+  );
 }
 
 /** The index of the first cell holding `cellId`, or -1: a scan. */

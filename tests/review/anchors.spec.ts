@@ -7,6 +7,7 @@
 import {
   type ISharedCodeCell,
   type SharedCell,
+  type YCodeCell,
   YNotebook
 } from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
@@ -18,6 +19,8 @@ import {
   type ISourceRange,
   anchorStatus,
   captureSourceRange,
+  outputAt,
+  outputCount,
   rangeOfText
 } from '../../src/review/anchors';
 import { legacyHash, legacyOutputFingerprint } from '../../src/review/legacy';
@@ -506,6 +509,58 @@ describe('anchorStatus, outputs', () => {
     expect(anchorStatus(model, outputThread(0, 'md5:abc')).outputChanged).toBe(
       true
     );
+  });
+});
+
+describe('outputAt: one output read from the shared model', () => {
+  const outputs: nbformat.IOutput[] = [
+    { output_type: 'stream', name: 'stdout', text: 'hi\n' },
+    {
+      output_type: 'display_data',
+      data: { 'text/html': '<b>x</b>', 'text/plain': 'x' },
+      metadata: { isolated: true }
+    },
+    {
+      output_type: 'execute_result',
+      execution_count: 3,
+      data: { 'text/plain': '3' },
+      metadata: {}
+    },
+    { output_type: 'error', ename: 'E', evalue: 'v', traceback: ['t1', 't2'] }
+  ];
+
+  it('equals getOutputs() at every index, and is a copy', () => {
+    notebook(code('c1', 'x', outputs));
+    const cell = model.cells[0] as ISharedCodeCell;
+    const all = cell.getOutputs();
+    expect(outputCount(cell)).toBe(4);
+    all.forEach((output, index) =>
+      expect(outputAt(cell, index)).toEqual(output)
+    );
+    expect(outputAt(cell, 4)).toBeUndefined();
+    expect(outputAt(cell, -1)).toBeUndefined();
+    const copy = outputAt(cell, 1) as nbformat.IDisplayData;
+    (copy.data as Record<string, unknown>)['text/plain'] = 'changed';
+    expect(outputAt(cell, 1)).toEqual(all[1]);
+  });
+
+  it('sees a stream appended, as the output area writes a kernel stream', () => {
+    notebook(code('c1', 'x', [outputs[0]]));
+    const cell = model.cells[0] as ISharedCodeCell;
+    (cell as unknown as YCodeCell).appendStreamOutput(
+      0,
+      'more\n',
+      'silent-change'
+    );
+    expect(outputAt(cell, 0)).toEqual(cell.getOutputs()[0]);
+    expect((outputAt(cell, 0) as nbformat.IStream).text).toBe('hi\nmore\n');
+  });
+
+  it('has no outputs for a markdown cell', () => {
+    model = YNotebook.create({ disableDocumentWideUndoRedo: true });
+    model.insertCell(0, { cell_type: 'markdown', source: '# t', id: 'm' });
+    expect(outputCount(model.cells[0])).toBe(0);
+    expect(outputAt(model.cells[0], 0)).toBeUndefined();
   });
 });
 
