@@ -9,16 +9,18 @@
  * When a block appears in the current notebook, the focus moves to it,
  * unless the human is typing somewhere (an editor, a text field).
  */
+import { Notification } from '@jupyterlab/apputils';
 import type { Cell } from '@jupyterlab/cells';
 import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import type { ITranslator } from '@jupyterlab/translation';
+import { type ITranslator, nullTranslator } from '@jupyterlab/translation';
 import type { IDisposable } from '@lumino/disposable';
 import { Signal } from '@lumino/signaling';
 import type { PanelLayout } from '@lumino/widgets';
 
+import { normalizeError } from '../common/errors';
 import { ProposalBlock } from './block';
 import type { ProposalService } from './service';
-import type { IProposal } from './store';
+import type { IProposal, ProposalOutcome } from './store';
 
 const INPUT_WRAPPER_CLASS = 'jp-Cell-inputWrapper';
 
@@ -189,7 +191,7 @@ export class ProposalBlocks implements IDisposable {
     const block = new ProposalBlock({
       proposal,
       translator: this._translator,
-      onAccept: id => this._service.accept(id),
+      onAccept: id => this._tellIfNotApplied(this._service.accept(id)),
       onDeny: (id, reason) => this._service.deny(id, reason)
     });
     blocks.add(block);
@@ -197,6 +199,42 @@ export class ProposalBlocks implements IDisposable {
     if (focus && !isTyping(document.activeElement)) {
       void this._focus(panel, cell, block);
     }
+  }
+
+  /**
+   * An Accept that did not apply (the re-check on accept refused it) says so,
+   * so the person's click is never a silent no-op.
+   */
+  private _tellIfNotApplied(outcome: ProposalOutcome | null): void {
+    if (outcome?.kind !== 'stale') {
+      return;
+    }
+    const trans = (this._translator ?? nullTranslator).load(
+      'jupyterlite-webmcp'
+    );
+    let why: string;
+    switch (normalizeError(outcome.error).error) {
+      case 'STALE_CELL':
+        why = trans.__(
+          'The cell changed while you reviewed the change; your version was kept.'
+        );
+        break;
+      case 'CELL_ACCESS_DENIED':
+        why = trans.__('The cell is now read-only for the agent.');
+        break;
+      case 'NOTEBOOK_ACCESS_DENIED':
+        why = trans.__('The notebook is now read-only for the agent.');
+        break;
+      case 'CELL_NOT_FOUND':
+        why = trans.__('The cell is now hidden from the agent, or gone.');
+        break;
+      default:
+        why = trans.__('The cell could not be written.');
+    }
+    Notification.warning(
+      trans.__("The agent's change was not applied. %1", why),
+      { autoClose: 8000 }
+    );
   }
 
   private async _focus(

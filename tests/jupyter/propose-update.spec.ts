@@ -174,6 +174,30 @@ describe('updateCell in Propose mode', () => {
     expect(proposals.store.settled()[0].state).toBe('stale');
   });
 
+  it('accept after the owner made the cell read-only: CELL_ACCESS_DENIED, nothing written', async () => {
+    const result = update('x = 2');
+    await flush();
+    cell(0).setMetadata(ACCESS_METADATA_KEY, { version: 1, access: 'read' });
+    proposals.accept(proposals.only);
+    expect(await result.catch(normalizeError)).toMatchObject({
+      error: 'CELL_ACCESS_DENIED',
+      cellId: 'c1'
+    });
+    expect(cell(0).getSource()).toBe('x = 1');
+    expect(proposals.store.settled()[0].state).toBe('stale');
+  });
+
+  it('accept after the owner hid the cell: answered as a missing cell, nothing written', async () => {
+    const result = update('x = 2');
+    await flush();
+    cell(0).setMetadata(ACCESS_METADATA_KEY, { version: 1, access: 'none' });
+    proposals.accept(proposals.only);
+    const hidden = await result.catch(normalizeError);
+    expect(hidden).toMatchObject({ error: 'CELL_NOT_FOUND', cellId: 'c1' });
+    expect(JSON.stringify(hidden)).not.toContain('x = 1');
+    expect(cell(0).getSource()).toBe('x = 1');
+  });
+
   it('deny answers PROPOSAL_DENIED, not an error', async () => {
     const result = update('x = 2');
     await flush();

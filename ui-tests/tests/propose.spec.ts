@@ -383,6 +383,11 @@ test.describe('Propose mode', () => {
     });
     await expect(blockC).toHaveCount(0);
     expect((await human.cellSources())[2]).toBe('z = 3  # mine');
+    await expect(
+      page.getByText(
+        "The agent's change was not applied. The cell changed while you reviewed the change; your version was kept."
+      )
+    ).toBeVisible();
   });
 
   test('an aborted call withdraws its proposal and answers ABORTED', async ({
@@ -443,6 +448,59 @@ test.describe('Propose mode', () => {
       status: 'denied',
       reason: null
     });
+  });
+
+  test('the owner makes the cell read-only during review, then accepts: CELL_ACCESS_DENIED, nothing written, the person told', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await openNotebook(jupyter, human, agent, 'readonly.ipynb');
+    const page = jupyter.page;
+    await human.command(SET_MODE, { mode: 'propose' });
+    const hash = await hashes(agent);
+    const pending = await agent.start(UPDATE, {
+      cellId: 'b',
+      source: 'y = 20',
+      expectedSourceHash: hash.b
+    });
+    const blockB = await block(jupyter, 1);
+    await expect(blockB).toBeVisible();
+
+    // the owner cycles the cell's access from its context menu: write → read
+    await (
+      await jupyter.cell(1)
+    )
+      .locator('.jp-InputPrompt')
+      .first()
+      .click({ button: 'right', position: { x: 20, y: 6 } });
+    await page
+      .getByRole('menuitem', { name: /^Cycle Agent Access(?! for)/ })
+      .click();
+    await expect
+      .poll(async () => {
+        const access = await agent.call<{ cells: { access: string }[] }>(
+          'jupyter_get_cell_access',
+          { cellIds: ['b'] }
+        );
+        return access.structured?.cells[0]?.access;
+      })
+      .toBe('read');
+
+    await blockB.getByRole('button', { name: 'Accept' }).click();
+    const settled = await pending.settled();
+    expect(settled.result?.isError, settled.result?.text).toBe(true);
+    expect(settled.result!.structured).toMatchObject({
+      error: 'CELL_ACCESS_DENIED',
+      cellId: 'b'
+    });
+    await expect(blockB).toHaveCount(0);
+    expect((await human.cellSources())[1]).toBe('y = 2');
+    await expect(
+      page.getByText(
+        "The agent's change was not applied. The cell is now read-only for the agent."
+      )
+    ).toBeVisible();
   });
 
   test('full windowing: a proposal far down is brought into view, and its block stays with its cell', async ({
