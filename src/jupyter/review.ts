@@ -354,25 +354,34 @@ export async function listComments(
       truncated: false,
       omittedCount: 0
     };
+    const items = matching
+      .slice(0, limit)
+      .map(({ thread }) => summary(model, thread));
+    const settle = (kept: IThreadSummary[]) => {
+      result.threads = kept;
+      result.omittedCount = matching.length - kept.length;
+      result.truncated = result.omittedCount > 0;
+      return result;
+    };
+    // Most lists fit: measured once, whole (the envelope serializes it
+    // again). Else they are kept item by item while they fit.
+    if (utf8Length(JSON.stringify(settle(items))) <= LIST_BUDGET_BYTES) {
+      return result;
+    }
     let bytes = utf8Length(
-      JSON.stringify({ ...result, omittedCount: matching.length })
+      JSON.stringify({ ...settle([]), omittedCount: matching.length })
     );
-    for (const { thread } of matching) {
-      if (result.threads.length >= limit) {
-        break;
-      }
-      const item = summary(model, thread);
+    const kept: IThreadSummary[] = [];
+    for (const item of items) {
       // the item, and the comma before it
       const size = utf8Length(JSON.stringify(item)) + 1;
       if (bytes + size > LIST_BUDGET_BYTES) {
         break;
       }
       bytes += size;
-      result.threads.push(item);
+      kept.push(item);
     }
-    result.omittedCount = matching.length - result.threads.length;
-    result.truncated = result.omittedCount > 0;
-    return result;
+    return settle(kept);
   });
 }
 
