@@ -21,16 +21,24 @@ module.exports = {
     splitChunks: {
       cacheGroups: {
         // The third-party code bundled with the extension (the packages
-        // jupyterlab.sharedPackages marks unshared) in a chunk of its own.
-        // Concatenated into the extension's chunk it would be a little
-        // smaller, but the builder's license plugin sees only the first
-        // module of a concatenation, so their licenses would be missing
-        // from third-party-licenses.json.
+        // jupyterlab.sharedPackages marks unshared) in a chunk per package.
+        // Concatenated into the extension's chunk, or with each other, it
+        // would be a little smaller, but the builder's license plugin sees
+        // only the first module of a concatenation, so the other packages'
+        // licenses would be missing from third-party-licenses.json (as
+        // ansi-regex, inside strip-ansi, was).
         thirdParty: {
           test: /[\\/]node_modules[\\/]/,
           chunks: 'async',
           minSize: 0,
-          enforce: true
+          enforce: true,
+          name: module => {
+            const found =
+              /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(
+                module.resource || ''
+              );
+            return `vendor-${found ? found[1].replace(/[\\/@]/g, '_') : 'other'}`;
+          }
         }
       }
     }
