@@ -15,6 +15,26 @@ contents=$(unzip -l "$wheel")
 if ! grep -q 'share/jupyter/labextensions/jupyterlite-webmcp/package.json' <<<"$contents"; then
   echo "FAIL wheel: $wheel lacks the prebuilt labextension"; exit 1
 fi
+# every third-party package bundled (a vendor-<package> chunk, one per
+# package: webpack.config.js) has its license in third-party-licenses.json
+missing=$(python - "$wheel" <<'PY'
+import json, re, sys, zipfile
+wheel = zipfile.ZipFile(sys.argv[1])
+names = [n for n in wheel.namelist() if '/labextensions/jupyterlite-webmcp/static/' in n]
+report = next((n for n in names if n.endswith('/third-party-licenses.json')), None)
+listed = set()
+if report:
+    for package in json.loads(wheel.read(report))['packages']:
+        if package.get('licenseId') and package.get('extractedText'):
+            listed.add(package['name'].replace('/', '_').replace('@', '_'))
+bundled = {m.group(1) for n in names
+           for m in [re.search(r'/static/vendor-(.+?)\.[0-9a-f]+\.js$', n)] if m}
+print(' '.join(sorted(bundled - listed)) if report and bundled else 'no vendor chunks or no license report')
+PY
+)
+if [ -n "$missing" ]; then
+  echo "FAIL wheel: bundled packages without a license in third-party-licenses.json: $missing"; exit 1
+fi
 deactivate
 python3 -m venv "$work/venv"
 jl=$(grep -E '^jupyterlab==' requirements-dev.txt)
