@@ -16,8 +16,10 @@ What it does, in order:
    settings of ``demo/jupyter-lite.json``;
 4. vendors the Pyodide runtime and those wheels into ``static/pyodide/`` of
    the site, with a ``pyodide-lock.json`` that lists exactly the local wheels
-   (with their real sha256), and adds a small fix for a kernel hang to the
-   app pages (see WAITASYNC_FIX; ``--no-kernel-fix`` leaves it out);
+   (with their real sha256), and fixes two races of the kernel's channel to
+   its worker: a script on the app pages (see WAITASYNC_FIX) and a patch of
+   the kernel extension's answer copy (see COINCIDENT_COPY);
+   ``--no-kernel-fix`` leaves both out;
 5. checks the result (settings, lock, files) and prints a summary.
 
 Every build starts from an empty folder and replaces the output folder in one
@@ -655,6 +657,50 @@ def patch_app_pages(output: Path) -> list[str]:
     return patched
 
 
+#: The other half of the kernel's ``coincident`` channel has a race of its
+#: own. A call's answer comes back in two steps: first its length, then its
+#: text, which the answering side copies into the caller's shared buffer one
+#: UTF-16 unit at a time, starting at index 0, and then wakes the caller. The
+#: caller waits only while the buffer's first 32-bit word is 0, so once the
+#: first two characters are copied, a caller that starts waiting late (a
+#: worker thread descheduled under load) does not wait at all: it decodes
+#: the buffer while the copy is still running, and reads zeros (control
+#: characters) where the text was not copied yet. Seen as the Pyodide kernel's
+#: fatal "Bad control character in string literal in JSON" during a file
+#: system ``stat`` at start-up, leaving the kernel's status "unknown" for good.
+#: The fix copies the text from its end, and writes the first two characters
+#: last with one ``Atomics.store``, which also makes the earlier writes
+#: visible to the caller before it can see that word change.
+COINCIDENT_COPY = re.compile(
+    r"for\(let (\w+)=new (\w+)\((\w+)\.buffer\),(\w+)=0;\4<(\w+)\.length;\4\+\+\)"
+    r"\1\[\4\]=\5\.charCodeAt\(\4\)"
+)
+COINCIDENT_FIX = (
+    r"{let \1=new \2(\3.buffer);for(let \4=\5.length-1;\4>=2;\4--)\1[\4]=\5.charCodeAt(\4);"
+    r"Atomics.store(\3,0,(\5.charCodeAt(0)|0)|(\5.charCodeAt(1)|0)<<16)}"
+)
+KERNEL_STATIC = Path("extensions") / "@jupyterlite" / "pyodide-kernel-extension" / "static"
+
+
+def patch_coincident(output: Path) -> list[str]:
+    step("fixing the order of the kernel channel's answer copy (coincident)")
+    patched = []
+    for script in sorted((output / KERNEL_STATIC).glob("*.js")):
+        code = script.read_text(encoding="utf-8")
+        fixed, count = COINCIDENT_COPY.subn(COINCIDENT_FIX, code)
+        if count:
+            script.write_text(fixed, encoding="utf-8")
+            patched.append(f"{script.name} ({count})")
+    # the page's side and the worker's side each answer calls
+    if len(patched) < 2:
+        raise BuildError(
+            f"expected the coincident answer copy in the page's and the worker's scripts "
+            f"under {KERNEL_STATIC}, patched only: {patched}"
+        )
+    log(f"    {', '.join(patched)}")
+    return patched
+
+
 # --------------------------------------------------------------------------
 # 5. check
 
@@ -731,8 +777,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--no-kernel-fix",
         dest="kernel_fix",
         action="store_false",
-        help="leave the app pages as JupyterLite makes them, without the "
-        "Atomics.waitAsync fix (the Pyodide kernel then hangs now and then)",
+        help="leave the site as JupyterLite makes it, without the "
+        "Atomics.waitAsync and coincident fixes (the Pyodide kernel then hangs now and then)",
     )
     return parser.parse_args(argv)
 
@@ -753,6 +799,7 @@ def main(argv: list[str] | None = None) -> int:
                 lock_path = vendor_pyodide(stage, chosen)
                 if args.kernel_fix:
                     patch_app_pages(stage)
+                    patch_coincident(stage)
                 else:
                     log("==> NOT adding the Atomics.waitAsync fix (--no-kernel-fix): kernels may hang")
                 result = check_site(stage, lock_path)
