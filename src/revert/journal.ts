@@ -67,6 +67,11 @@ export interface IAgentEdit {
 interface IStoredJournal {
   version: number;
   edits: IAgentEdit[];
+  /**
+   * When the person last told the notebook to forget the agent's edits: no
+   * page puts back an entry of its own from before then.
+   */
+  forgottenAt?: string;
 }
 
 /** A random id for a journal entry. */
@@ -228,9 +233,27 @@ export function withEdit(
  */
 export const DEFEND_EDIT_MS = 60_000;
 
-/** Write a journal (setMetadata writes nothing when it is stored already). */
-function storeJournal(model: ISharedNotebook, edits: IAgentEdit[]): void {
+/** When the notebook's agent edits were last forgotten, or null. */
+function forgottenAt(model: ISharedNotebook): string | null {
+  const value = model.getMetadata(EDITS_METADATA_KEY);
+  return isObject(value) && typeof value.forgottenAt === 'string'
+    ? value.forgottenAt
+    : null;
+}
+
+/**
+ * Write a journal (setMetadata writes nothing when it is stored already),
+ * keeping when it was last forgotten.
+ */
+function storeJournal(
+  model: ISharedNotebook,
+  edits: IAgentEdit[],
+  forgotten: string | null = forgottenAt(model)
+): void {
   const value: IStoredJournal = { version: EDITS_METADATA_VERSION, edits };
+  if (forgotten !== null) {
+    value.forgottenAt = forgotten;
+  }
   model.setMetadata(EDITS_METADATA_KEY, value as unknown as PartialJSONObject);
 }
 
@@ -286,7 +309,10 @@ function defend(model: ISharedNotebook, entry: IAgentEdit): void {
 function restoreMissing(model: ISharedNotebook, own: IAgentEdit[]): void {
   const stored = agentEdits(model);
   const ids = new Set(stored.map(edit => edit.id));
-  const missing = own.filter(edit => !ids.has(edit.id));
+  const forgotten = forgottenAt(model);
+  const missing = own.filter(
+    edit => !ids.has(edit.id) && (forgotten === null || edit.at > forgotten)
+  );
   if (missing.length === 0) {
     return;
   }
@@ -316,4 +342,18 @@ export function recordAgentEdit(
   };
   storeJournal(model, withEdit(agentEdits(model), entry));
   defend(model, entry);
+}
+
+/**
+ * Forget every agent edit of a notebook: the journal keeps none of them (so
+ * none can be reverted from it), and the notebook no longer carries the text
+ * they held. The notebook's own undo history is untouched. Other pages stop
+ * putting back their entries from before now; edits made later are kept as
+ * usual. Returns how many entries were forgotten.
+ */
+export function forgetAgentEdits(model: ISharedNotebook): number {
+  const count = agentEdits(model).length;
+  written.get(model)?.clear();
+  storeJournal(model, [], new Date().toISOString());
+  return count;
 }

@@ -9,6 +9,7 @@ import {
   MAX_AGENT_EDITS,
   MAX_AGENT_EDITS_BYTES,
   agentEdits,
+  forgetAgentEdits,
   readJournal,
   recordAgentEdit,
   withEdit,
@@ -200,6 +201,29 @@ describe('the journal of agent edits', () => {
     expect(kept.outputsDropped).toBe(true);
     expect((kept.cell as nbformat.ICodeCell).outputs).toEqual([]);
     expect(kept.cell!.source).toBe('print(1)');
+  });
+});
+
+describe('forgetting agent edits', () => {
+  it('empties the journal and the text it held, outside the undo history; later edits are kept', () => {
+    const model = notebook('x', 'y');
+    model.transact(() => cell(model, 'x').setSource('secret = 1'));
+    model.undoManager.clear();
+    agent.update(model, 'x', 'x = 2');
+    agent.delete(model, 'y');
+    expect(forgetAgentEdits(model)).toBe(2);
+    expect(agentEdits(model)).toEqual([]);
+    expect(JSON.stringify(model.getMetadata(EDITS_METADATA_KEY))).not.toContain(
+      'secret'
+    );
+    // the cells are as the agent left them, and nothing entered the undo
+    // history beyond the agent's own edits
+    expect(ids(model)).toEqual(['x']);
+    expect(cell(model, 'x').getSource()).toBe('x = 2');
+    agent.insert(model, 1, 'z', 'z = 3');
+    expect(agentEdits(model).map(edit => edit.cellId)).toEqual(['z']);
+    expect(forgetAgentEdits(model)).toBe(1);
+    expect(forgetAgentEdits(model)).toBe(0);
   });
 });
 
@@ -417,5 +441,24 @@ describe('the journal under real-time collaboration', () => {
       'x = "x"',
       'x = "y"'
     ]);
+  });
+
+  it('a forget in one browser holds in both: the other does not put its own entries back', () => {
+    const a = notebook('x', 'y');
+    const b = new YNotebook({ disableDocumentWideUndoRedo: true });
+    Y.applyUpdate(b.ydoc, Y.encodeStateAsUpdate(a.ydoc));
+    agent.update(a, 'x', 'from a');
+    agent.update(b, 'y', 'from b');
+    settle(a, b);
+    expect(agentEdits(a)).toHaveLength(2);
+    // within the minute each browser defends its own entries
+    expect(forgetAgentEdits(a)).toBe(2);
+    settle(a, b);
+    expect(agentEdits(a)).toEqual([]);
+    expect(agentEdits(b)).toEqual([]);
+    // an edit after the forget is journaled and defended as usual
+    agent.update(b, 'y', 'later from b');
+    settle(a, b);
+    expect(agentEdits(a).map(edit => edit.cellId)).toEqual(['y']);
   });
 });
