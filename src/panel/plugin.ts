@@ -20,6 +20,10 @@ import {
   humanAuthor
 } from '../review/commands';
 import {
+  addRevertCommands,
+  CommandIDs as RevertCommandIDs
+} from '../revert/commands';
+import {
   IAgentAccess,
   IProposals,
   IReviewStore,
@@ -282,13 +286,14 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
         }
       })
     );
+    set.add(addRevertCommands(app.commands, tracker, trans));
     if (palette) {
-      set.add(
-        palette.addItem({
-          command: CommandIDs.openAgentPanel,
-          category: trans.__('Agent')
-        })
-      );
+      for (const command of [
+        CommandIDs.openAgentPanel,
+        RevertCommandIDs.forgetAgentEdits
+      ]) {
+        set.add(palette.addItem({ command, category: trans.__('Agent') }));
+      }
     }
   },
   deactivate: (): void => {

@@ -300,6 +300,60 @@ test.describe('reverting agent edits', () => {
     await expect(row).toContainText('reverted');
   });
 
+  test('Forget Agent Edits from the palette: asks, then the list is empty and the saved file holds none of the replaced text', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await jupyter.open();
+    const path = await jupyter.addFixture('simple.ipynb');
+    const name = path.split('/').pop()!;
+    await human.openNotebook(path, { kernel: false });
+    await agent.waitForTools(['jupyter_get_cells', 'jupyter_update_cell']);
+    const read = await agent.call<ICells>('jupyter_get_cells', {
+      cellIds: ['set-x']
+    });
+    const updated = await agent.call('jupyter_update_cell', {
+      cellId: 'set-x',
+      source: 'x = 1',
+      expectedSourceHash: read.structured!.cells[0].sourceHash
+    });
+    expect(updated.isError, updated.text).toBe(false);
+    const panel = await openActivity(jupyter, human);
+    await expect(editRows(panel, name)).toHaveCount(1);
+
+    // the person asks from the palette, and first cancels
+    const page = jupyter.page;
+    await (await jupyter.cell(0)).click();
+    await human.runFromPalette('Forget Agent', /^Forget Agent Edits/);
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText(
+      `Forget the 1 agent edit recorded in ${name}?`
+    );
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(editRows(panel, name)).toHaveCount(1);
+
+    await human.runFromPalette('Forget Agent', /^Forget Agent Edits/);
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: 'Forget' })
+      .click();
+    await expect(
+      page.getByText(`Forgot 1 agent edit in ${name}.`)
+    ).toBeVisible();
+    await expect(editRows(panel, name)).toHaveCount(0);
+    // the agent's edit itself stays
+    expect((await cells(page))[1].source).toBe('x = 1');
+
+    await human.save();
+    const saved = JSON.stringify(
+      (await jupyter.readNotebook(path)).metadata.jupyterlite_webmcp_edits
+    );
+    expect(saved).toContain('"edits":[]');
+    expect(saved).not.toContain('6 * 7');
+  });
+
   test('without WebMCP, an agent edit saved in the file is reverted @no-webmcp', async ({
     jupyter,
     human
