@@ -19,12 +19,21 @@
  *   `document.modelContext`), `jupyter_create_comment`,
  *   `jupyter_reply_comment`, `jupyter_list_comments`,
  *   `jupyter_resolve_comment` and `jupyter_reopen_comment`;
- * - the humans: the human comment commands (`jupyterlite-webmcp:add-comment`
- *   and the Comments tab) are not on this branch, so each human writes
- *   through the review store itself (the `jupyterlite-webmcp:review-store`
- *   plugin's IReviewStore, which those commands use, taken from the app's
- *   plugin registry), as `{ kind: 'human', name: <the collaboration
- *   identity's display name> }`.
+ * - the humans: the path a person takes, real clicks and keys only. A thread:
+ *   a click on the cell's prompt selects it, "Comment on Cell" comes from
+ *   the command palette by keyboard (Ctrl+Shift+C, its name typed, Enter)
+ *   or from the cell's context menu, the text is typed into the Comments
+ *   tab's composer and added with Ctrl+Enter or the "Add Comment" button.
+ *   A reply: a click into a listed thread's reply box, the text typed, sent
+ *   with Ctrl+Enter or "Send Reply". A status change: "All threads" chosen
+ *   in the tab's Show list by keyboard, "Show more" until every thread is
+ *   listed, then the thread's Resolve / Reopen button clicked. The app
+ *   signs each as `{ kind: 'human', name: <the collaboration identity's
+ *   display name> }`. Each step waits for its effect (the composer gone,
+ *   the thread or message in this browser's stored value, the button's
+ *   new label), never for a fixed time. A person is slower than an agent,
+ *   so where a person and an agent act on the same thread the agent waits
+ *   until the person reaches it (`Cues`), and the two writes meet.
  *
  * Every check reads the stored value (notebook metadata
  * `jupyterlite_webmcp_review`) as it is, not through the store's reader,
@@ -32,7 +41,7 @@
  * No cell is touched, so there is no provenance to repeat; the cells are
  * checked to be the same ones, once each, in both browsers and in the file.
  */
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import type { INotebookContent } from '@jupyterlab/nbformat';
 
 import { Agent } from '../agent';
@@ -203,81 +212,223 @@ function repeated(ids: string[]): string[] {
   return [...twice];
 }
 
+/** The Agent panel's Comments tab of a page. */
+function commentsTab(page: Page): Locator {
+  return page.locator('#jp-agent-panel-comments');
+}
+
+/** The thread articles the Comments tab lists, in the order shown. */
+function articles(page: Page): Locator {
+  return commentsTab(page).locator('article.jp-AgentComments-thread');
+}
+
+/** The article of one thread in the Comments tab. */
+function article(page: Page, threadId: string): Locator {
+  return commentsTab(page).locator(`article[data-thread-id="${threadId}"]`);
+}
+
+/** The composer of a new comment, in the Comments tab. */
+function composer(page: Page): Locator {
+  return commentsTab(page).getByRole('form', { name: 'New comment' });
+}
+
 /**
- * The human's writes, run in the page: `count` threads, each followed by a
- * reply to a thread picked at random among all this browser holds (the
- * others' too), with random pauses so the writes of both browsers and both
- * agents interleave.
+ * The id of the thread whose first message is `body` in this browser's
+ * stored value, once it is there (bodies are unique).
  */
-async function humanWrites(
+async function threadWithFirstBody(
   page: Page,
   path: string,
-  tag: string,
+  body: string
+): Promise<string> {
+  const handle = await page.waitForFunction(
+    ([p, key, b]) => {
+      const panel = window.uiTests.findNotebook(p);
+      const value = panel?.context.model.sharedModel.getMetadata(key) as
+        IStoredValue | undefined;
+      return (
+        value?.threads?.find(thread => thread.messages[0]?.body === b)?.id ??
+        null
+      );
+    },
+    [path, REVIEW_KEY, body] as const
+  );
+  return (await handle.jsonValue()) as string;
+}
+
+/** Waits until this browser's stored thread holds a message `body`. */
+async function waitForMessage(
+  page: Page,
+  path: string,
+  threadId: string,
+  body: string
+): Promise<void> {
+  await page.waitForFunction(
+    ([p, key, id, b]) => {
+      const panel = window.uiTests.findNotebook(p);
+      const value = panel?.context.model.sharedModel.getMetadata(key) as
+        IStoredValue | undefined;
+      return !!value?.threads
+        ?.find(thread => thread.id === id)
+        ?.messages.some(message => message.body === b);
+    },
+    [path, REVIEW_KEY, threadId, body] as const
+  );
+}
+
+/**
+ * Waits until `locator`'s element has the keyboard focus (checked every
+ * frame: a web-first assertion polls every 100 ms or more, which adds up
+ * over hundreds of steps).
+ */
+async function waitForFocus(locator: Locator): Promise<void> {
+  const element = await locator.elementHandle();
+  await locator
+    .page()
+    .waitForFunction(node => document.activeElement === node, element);
+  await element?.dispose();
+}
+
+/**
+ * Runs a command from the command palette by keyboard alone: its shortcut,
+ * the command's name typed, Enter on the item the search put first.
+ */
+async function runFromPaletteByKeyboard(
+  page: Page,
+  label: string
+): Promise<void> {
+  const input = page.locator('.lm-CommandPalette-input:visible');
+  await page.keyboard.press('Control+Shift+C');
+  await waitForFocus(input);
+  await page.keyboard.type(label);
+  await expect(
+    page.locator(
+      '.lm-CommandPalette-item.lm-mod-active:visible .lm-CommandPalette-itemLabel'
+    )
+  ).toHaveText(label);
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * The person starts a thread on a cell, in the UI: a click on the cell's
+ * prompt selects it; "Comment on Cell" from the palette by keyboard (even
+ * `i`) or from the cell's context menu (odd); the text typed into the
+ * composer, added with Ctrl+Enter (even) or the "Add Comment" button
+ * (odd). Returns the new thread's id, once this browser stores it.
+ */
+async function humanCreates(
+  person: IPerson,
+  path: string,
+  cellIndex: number,
+  body: string,
+  i: number
+): Promise<string> {
+  const { page } = person;
+  const prompt = (await person.jupyter.cell(cellIndex, path))
+    .locator('.jp-InputPrompt')
+    .first();
+  // its "[ ]:", above the cell's review badge
+  const spot = { x: 12, y: 8 };
+  await prompt.click({ position: spot });
+  if (i % 2 === 0) {
+    await runFromPaletteByKeyboard(page, 'Comment on Cell');
+  } else {
+    await prompt.click({ button: 'right', position: spot });
+    await page.getByRole('menuitem', { name: 'Comment on Cell' }).click();
+  }
+  const form = composer(page);
+  const box = form.getByRole('textbox', { name: 'Comment' });
+  await waitForFocus(box);
+  await expect(form.locator('.jp-AgentComments-stateSentence')).toHaveText(
+    `On Cell ${cellIndex + 1}`
+  );
+  await page.keyboard.type(body);
+  await expect(box).toHaveValue(body);
+  if (i % 2 === 0) {
+    await page.keyboard.press('Control+Enter');
+  } else {
+    await form.getByRole('button', { name: 'Add Comment' }).click();
+  }
+  await form.waitFor({ state: 'detached' });
+  return threadWithFirstBody(page, path, body);
+}
+
+/**
+ * The person replies to a thread in the Comments tab: a click into its
+ * reply box, the text typed, sent with Ctrl+Enter (even `i`) or the "Send
+ * Reply" button (odd); resolves once this browser stores the reply.
+ */
+async function humanReplies(
+  person: IPerson,
+  path: string,
+  thread: Locator,
+  body: string,
+  i: number
+): Promise<string> {
+  const { page } = person;
+  const box = thread.getByRole('textbox', { name: 'Reply' });
+  await box.click();
+  // the thread whose box has the focus now (the list may have moved)
+  const threadId = await page.evaluate(
+    () =>
+      document.activeElement
+        ?.closest('article[data-thread-id]')
+        ?.getAttribute('data-thread-id') ?? null
+  );
+  expect(threadId, 'the reply box has the focus').toBeTruthy();
+  const own = article(page, threadId!);
+  const focused = own.getByRole('textbox', { name: 'Reply' });
+  await waitForFocus(focused);
+  await page.keyboard.type(body);
+  await expect(focused).toHaveValue(body);
+  if (i % 2 === 0) {
+    await page.keyboard.press('Control+Enter');
+  } else {
+    await own.getByRole('button', { name: 'Send Reply' }).click();
+  }
+  // sent: the box empties
+  const sent = await focused.elementHandle();
+  await page.waitForFunction(
+    node => (node as HTMLTextAreaElement | null)?.value === '',
+    sent
+  );
+  await sent?.dispose();
+  await waitForMessage(page, path, threadId!, body);
+  return threadId!;
+}
+
+/**
+ * The human's writes, in the UI (see `humanCreates` and `humanReplies`):
+ * `count` threads, each on the next cell, each followed by a reply to a
+ * thread picked at random among the first ten the Comments tab lists
+ * (newest activity first: the others' threads too), while the other person
+ * and both agents write.
+ */
+async function humanWrites(
+  person: IPerson,
+  path: string,
   count: number
 ): Promise<IWrites> {
-  return page.evaluate(
-    async ([p, t, n, cells]) => {
-      const app = window.uiTests.app();
-      const store = await reviewStore();
-      await app.serviceManager.user.ready;
-      const identity = app.serviceManager.user.identity;
-      const author = {
-        kind: 'human',
-        name: identity?.display_name ?? identity?.name ?? t
-      };
-      const model = window.uiTests.findNotebook(p)!.context.model.sharedModel;
-      const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
-      const writes: IWrites = { threads: [], messages: [] };
-      for (let i = 0; i < n; i++) {
-        const body = `${t} human thread ${i}`;
-        const thread = store.createThread(model, {
-          anchor: { kind: 'cell', cellId: `rtc-cell-${i % cells}` },
-          body,
-          author
-        });
-        writes.threads.push(thread.id);
-        writes.messages.push([thread.id, body]);
-        await sleep(Math.random() * 30);
-        const all = store.allThreads(model);
-        const target = all[Math.floor(Math.random() * all.length)];
-        const reply = `${t} human reply ${i}`;
-        store.reply(model, target.id, { body: reply, author });
-        writes.messages.push([target.id, reply]);
-        await sleep(Math.random() * 30);
-      }
-      return writes;
+  const writes: IWrites = { threads: [], messages: [] };
+  for (let i = 0; i < count; i++) {
+    const body = `${person.tag} human thread ${i}`;
+    const id = await humanCreates(person, path, i % CELLS, body, i);
+    writes.threads.push(id);
+    writes.messages.push([id, body]);
 
-      // the review store the human commands use (see the header)
-      async function reviewStore() {
-        const registry = (
-          app as unknown as {
-            pluginRegistry: {
-              _plugins: Map<string, { provides?: unknown }>;
-            };
-          }
-        ).pluginRegistry;
-        const token = registry._plugins.get(
-          'jupyterlite-webmcp:review-store'
-        )?.provides;
-        if (!token) {
-          throw new Error('no review-store plugin');
-        }
-        return (await app.resolveRequiredService(token as never)) as {
-          createThread(
-            m: unknown,
-            o: { anchor: unknown; body: string; author: unknown }
-          ): { id: string };
-          reply(
-            m: unknown,
-            id: string,
-            o: { body: string; author: unknown }
-          ): void;
-          allThreads(m: unknown): { id: string }[];
-        };
-      }
-    },
-    [path, tag, count, CELLS] as const
-  );
+    const shown = await articles(person.page).count();
+    const pick = Math.floor(Math.random() * Math.min(shown, 10));
+    const reply = `${person.tag} human reply ${i}`;
+    const target = await humanReplies(
+      person,
+      path,
+      articles(person.page).nth(pick),
+      reply,
+      i
+    );
+    writes.messages.push([target, reply]);
+  }
+  return writes;
 }
 
 /**
@@ -323,75 +474,171 @@ async function agentWrites(
   return writes;
 }
 
-/** A status change by a human, through the store, in the page. */
-async function humanStatus(
-  page: Page,
-  path: string,
-  steps: { threadId: string; status: string; closing?: string }[]
-): Promise<void> {
-  await page.evaluate(
-    async ([p, list]) => {
-      const app = window.uiTests.app();
-      const registry = (
-        app as unknown as {
-          pluginRegistry: { _plugins: Map<string, { provides?: unknown }> };
-        }
-      ).pluginRegistry;
-      const store = (await app.resolveRequiredService(
-        registry._plugins.get('jupyterlite-webmcp:review-store')!
-          .provides as never
-      )) as {
-        setStatus(
-          m: unknown,
-          id: string,
-          s: string,
-          c?: { body: string; author: unknown } | null
-        ): void;
-        reply(
-          m: unknown,
-          id: string,
-          o: { body: string; author: unknown }
-        ): void;
-      };
-      const identity = app.serviceManager.user.identity;
-      const author = {
-        kind: 'human',
-        name: identity?.display_name ?? identity?.name ?? 'human'
-      };
-      const model = window.uiTests.findNotebook(p)!.context.model.sharedModel;
-      for (const step of list) {
-        if (step.status === 'reply') {
-          store.reply(model, step.threadId, { body: step.closing!, author });
-        } else {
-          store.setStatus(
-            model,
-            step.threadId,
-            step.status,
-            step.closing ? { body: step.closing, author } : null
-          );
-        }
-        await new Promise(r => setTimeout(r, Math.random() * 20));
-      }
-    },
-    [path, steps] as const
-  );
+/**
+ * Moments one writer waits for another to reach, so that two writes on one
+ * thread happen together (a person is slower than an agent: without this
+ * the agents would be done before the people reached the same threads).
+ */
+class Cues {
+  /** Says that `key` was reached. */
+  reach(key: string): void {
+    this._entry(key).reach();
+  }
+
+  /** Resolves once `key` is reached. */
+  reached(key: string): Promise<void> {
+    return this._entry(key).promise;
+  }
+
+  private _entry(key: string) {
+    let entry = this._entries.get(key);
+    if (!entry) {
+      let reach = () => {};
+      const promise = new Promise<void>(resolve => (reach = resolve));
+      entry = { promise, reach };
+      this._entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  private readonly _entries = new Map<
+    string,
+    { promise: Promise<void>; reach: () => void }
+  >();
 }
 
-/** Status changes by an agent, through native WebMCP. */
+/** A step of a person's in the status phase. */
+interface IHumanStep {
+  threadId: string;
+  /**
+   * `reply`: send `text`; `resolve`, `reopen`: press the thread's button;
+   * `resolved`: press Resolve unless the thread shows as resolved already
+   * (someone else may resolve it meanwhile).
+   */
+  action: 'reply' | 'resolve' | 'reopen' | 'resolved';
+  text?: string;
+  /** Reached (see `Cues`) as the person starts this step. */
+  cue?: string;
+}
+
+/**
+ * The person lists every thread in the Comments tab: "All threads" chosen
+ * in its Show list by keyboard (a click on the label, End), then "Show
+ * more" clicked until all `total` are listed.
+ */
+async function showAllThreads(page: Page, total: number): Promise<void> {
+  const tab = commentsTab(page);
+  await tab.getByText('Show', { exact: true }).click();
+  const select = tab.getByRole('combobox', { name: 'Show' });
+  await expect(select).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(select).toHaveValue('all');
+  const more = tab.getByRole('button', { name: /^Show more/ });
+  while ((await more.count()) > 0) {
+    const before = await articles(page).count();
+    await more.click();
+    await expect(articles(page)).not.toHaveCount(before);
+  }
+  await expect(articles(page)).toHaveCount(total);
+}
+
+/**
+ * Status changes (and replies) by a person, in the Comments tab with every
+ * thread listed: clicks on a thread's Resolve / Reopen button, replies
+ * typed into its reply box. Each waits for its effect in this browser.
+ */
+async function humanStatus(
+  person: IPerson,
+  path: string,
+  total: number,
+  steps: IHumanStep[],
+  cues: Cues
+): Promise<{ resolvedByOthers: number; pressedAgain: number }> {
+  const { page } = person;
+  const seen = { resolvedByOthers: 0, pressedAgain: 0 };
+  await showAllThreads(page, total);
+  for (const [i, step] of steps.entries()) {
+    if (step.cue) {
+      cues.reach(step.cue);
+    }
+    const thread = article(page, step.threadId);
+    const resolve = thread.getByRole('button', {
+      name: 'Resolve',
+      exact: true
+    });
+    const reopen = thread.getByRole('button', { name: 'Reopen', exact: true });
+    switch (step.action) {
+      case 'reply':
+        expect(await humanReplies(person, path, thread, step.text!, i)).toBe(
+          step.threadId
+        );
+        break;
+      case 'resolve':
+        await resolve.click();
+        await reopen.waitFor();
+        break;
+      case 'reopen':
+        await reopen.click();
+        await resolve.waitFor();
+        break;
+      case 'resolved': {
+        // the person wants it resolved. Another's resolve may arrive while
+        // they reach for the button, which then reads Reopen: a press that
+        // lands just after reopens it, and they press Resolve again
+        let presses = 0;
+        await expect(async () => {
+          if (await reopen.isVisible()) {
+            return;
+          }
+          await resolve.click({ timeout: 2000 });
+          presses++;
+          await reopen.waitFor({ timeout: 2000 });
+        }).toPass({ timeout: 30_000 });
+        if (presses === 0) {
+          seen.resolvedByOthers++;
+        }
+        seen.pressedAgain += Math.max(0, presses - 1);
+        break;
+      }
+    }
+  }
+  return seen;
+}
+
+/** A step of an agent's in the status phase. */
+interface IAgentStep {
+  threadId: string;
+  /** `resolved`, `open`, or `reply` (`text` then is the message). */
+  action: 'resolved' | 'open' | 'reply';
+  text?: string;
+  /** Waited for (see `Cues`) before this step. */
+  after?: string;
+}
+
+/** Status changes (and replies) by an agent, through native WebMCP. */
 async function agentStatus(
   agent: Agent,
-  steps: { threadId: string; status: string; closing?: string }[]
+  steps: IAgentStep[],
+  cues: Cues
 ): Promise<void> {
   for (const step of steps) {
+    if (step.after) {
+      await cues.reached(step.after);
+    }
     const result =
-      step.status === 'resolved'
+      step.action === 'resolved'
         ? await agent.call('jupyter_resolve_comment', {
             threadId: step.threadId,
-            resolutionMessage: step.closing ?? null
+            resolutionMessage: step.text ?? null
           })
-        : await agent.call('jupyter_reopen_comment', {
-            threadId: step.threadId
-          });
+        : step.action === 'open'
+          ? await agent.call('jupyter_reopen_comment', {
+              threadId: step.threadId
+            })
+          : await agent.call('jupyter_reply_comment', {
+              threadId: step.threadId,
+              message: step.text!
+            });
     expect(result.isError, result.text).toBe(false);
   }
 }
@@ -465,9 +712,10 @@ test.describe('review threads under real-time collaboration', () => {
       expect(infoA.username).not.toBe(infoB.username);
 
       // 1. threads and replies, all four writers at once
+      const started = Date.now();
       const writes = await Promise.all([
-        humanWrites(a.page, path, 'A', HUMAN_THREADS),
-        humanWrites(b.page, path, 'B', HUMAN_THREADS),
+        humanWrites(a, path, HUMAN_THREADS),
+        humanWrites(b, path, HUMAN_THREADS),
         agentWrites(a.agent, 'A', AGENT_THREADS),
         agentWrites(b.agent, 'B', AGENT_THREADS)
       ]);
@@ -486,6 +734,9 @@ test.describe('review threads under real-time collaboration', () => {
         }
       }
       expect(expected.size).toBe(2 * (HUMAN_THREADS + AGENT_THREADS));
+      console.log(
+        `[review-rtc] threads and replies written in ${Date.now() - started} ms`
+      );
 
       // both browsers hold all of it before anyone changes a status
       for (const person of [a, b]) {
@@ -502,12 +753,11 @@ test.describe('review threads under real-time collaboration', () => {
       // groups of threads (picked across writers: sorted by id)
       const ids = [...expected.keys()].sort();
       const group = (k: number) => ids.slice(k * GROUP, (k + 1) * GROUP);
-      type Step = { threadId: string; status: string; closing?: string };
       const steps = {
-        agentA: [] as Step[],
-        agentB: [] as Step[],
-        humanA: [] as Step[],
-        humanB: [] as Step[]
+        agentA: [] as IAgentStep[],
+        agentB: [] as IAgentStep[],
+        humanA: [] as IHumanStep[],
+        humanB: [] as IHumanStep[]
       };
       const expect_ = (id: string, status: string, ...bodies: string[]) => {
         const want = expected.get(id)!;
@@ -517,51 +767,79 @@ test.describe('review threads under real-time collaboration', () => {
       // agent A resolves with a closing message
       for (const id of group(0)) {
         const closing = `A agent closes ${id}`;
-        steps.agentA.push({ threadId: id, status: 'resolved', closing });
+        steps.agentA.push({ threadId: id, action: 'resolved', text: closing });
         expect_(id, 'resolved', closing);
       }
       // human B resolves, then reopens
       for (const id of group(1)) {
-        steps.humanB.push({ threadId: id, status: 'resolved' });
-        steps.humanB.push({ threadId: id, status: 'open' });
+        steps.humanB.push({ threadId: id, action: 'resolve' });
+        steps.humanB.push({ threadId: id, action: 'reopen' });
         expect_(id, 'open');
       }
-      // both resolve the same threads, each with a closing message
-      for (const id of group(2)) {
-        const fromA = `A human closes ${id}`;
+      // both resolve the same threads, each with a closing message. The
+      // person replies, then presses Resolve unless it shows resolved
+      // already; agent B resolves as the person starts typing (even k: it
+      // shows resolved by then) or reaches for Resolve (odd k: both at once)
+      group(2).forEach((id, k) => {
+        const fromA = `A human closes ${k}`;
         const fromB = `B agent closes ${id}`;
-        steps.humanA.push({ threadId: id, status: 'resolved', closing: fromA });
-        steps.agentB.push({ threadId: id, status: 'resolved', closing: fromB });
+        const cue = `group 2: ${id}`;
+        steps.humanA.push({
+          threadId: id,
+          action: 'reply',
+          text: fromA,
+          cue: k % 2 === 0 ? cue : undefined
+        });
+        steps.humanA.push({
+          threadId: id,
+          action: 'resolved',
+          cue: k % 2 === 1 ? cue : undefined
+        });
+        steps.agentB.push({
+          threadId: id,
+          action: 'resolved',
+          text: fromB,
+          after: cue
+        });
         expect_(id, 'resolved', fromA, fromB);
-      }
-      // agent B resolves and reopens while human A replies to them
-      for (const id of group(3)) {
-        const reply = `A human replies during ${id}`;
-        steps.agentB.push({ threadId: id, status: 'resolved' });
-        steps.agentB.push({ threadId: id, status: 'open' });
-        steps.humanA.push({ threadId: id, status: 'reply', closing: reply });
+      });
+      // agent B resolves and reopens while human A types a reply to them
+      group(3).forEach((id, k) => {
+        const reply = `A human replies during ${k}`;
+        const cue = `group 3: ${id}`;
+        steps.humanA.push({ threadId: id, action: 'reply', text: reply, cue });
+        steps.agentB.push({ threadId: id, action: 'resolved', after: cue });
+        steps.agentB.push({ threadId: id, action: 'open' });
         expect_(id, 'open', reply);
-      }
+      });
       // human B resolves (no message) while agent A replies to them
       for (const id of group(4)) {
-        steps.humanB.push({ threadId: id, status: 'resolved' });
         const reply = `A agent replies during ${id}`;
+        const cue = `group 4: ${id}`;
+        steps.humanB.push({ threadId: id, action: 'resolve', cue });
+        steps.agentA.push({
+          threadId: id,
+          action: 'reply',
+          text: reply,
+          after: cue
+        });
         expect_(id, 'resolved', reply);
       }
-      await Promise.all([
-        agentStatus(a.agent, steps.agentA).then(async () => {
-          for (const id of group(4)) {
-            const replied = await a.agent.call('jupyter_reply_comment', {
-              threadId: id,
-              message: `A agent replies during ${id}`
-            });
-            expect(replied.isError, replied.text).toBe(false);
-          }
-        }),
-        agentStatus(b.agent, steps.agentB),
-        humanStatus(a.page, path, steps.humanA),
-        humanStatus(b.page, path, steps.humanB)
+      const total = expected.size;
+      const cues = new Cues();
+      const statusStarted = Date.now();
+      const [, , seenA] = await Promise.all([
+        agentStatus(a.agent, steps.agentA, cues),
+        agentStatus(b.agent, steps.agentB, cues),
+        humanStatus(a, path, total, steps.humanA, cues),
+        humanStatus(b, path, total, steps.humanB, cues)
       ]);
+      console.log(
+        `[review-rtc] status changes made in ${Date.now() - statusStarted} ms`
+      );
+      console.log(
+        `[review-rtc] group 2: ${seenA.resolvedByOthers} of ${GROUP} already resolved by agent B when human A came to them; ${seenA.pressedAgain} extra Resolve presses`
+      );
 
       // 3. both browsers converge on exactly what was written
       for (const person of [a, b]) {
