@@ -604,6 +604,52 @@ async function showAllThreads(page: Page, total: number): Promise<void> {
   await expect(articles(page)).toHaveCount(total);
 }
 
+/**
+ * Waits for `effect` of a press on a thread's status button; if it does not
+ * come, says what the page shows and holds, with a screenshot, then fails.
+ */
+async function explainIfNot(
+  person: IPerson,
+  path: string,
+  threadId: string,
+  effect: Promise<void>
+): Promise<void> {
+  try {
+    await effect;
+  } catch (error) {
+    const { page } = person;
+    const seen = await page.evaluate(
+      ([p, key, id]) => {
+        const value = window.uiTests
+          .findNotebook(p)
+          ?.context.model.sharedModel.getMetadata(key) as
+          IStoredValue | undefined;
+        const node = document.querySelector(`article[data-thread-id="${id}"]`);
+        return {
+          stored: value?.threads.find(thread => thread.id === id) ?? null,
+          actions:
+            node?.querySelector('.jp-AgentComments-actions')?.outerHTML ?? null,
+          dialogs: [...document.querySelectorAll('.jp-Dialog')].map(
+            dialog => dialog.textContent
+          ),
+          focused: document.activeElement?.outerHTML.slice(0, 200) ?? null
+        };
+      },
+      [path, REVIEW_KEY, threadId] as const
+    );
+    const info = test.info();
+    await info.attach(`person ${person.tag}, thread ${threadId}`, {
+      body: JSON.stringify(seen, null, 1),
+      contentType: 'application/json'
+    });
+    await info.attach(`person ${person.tag}`, {
+      body: await page.screenshot(),
+      contentType: 'image/png'
+    });
+    throw error;
+  }
+}
+
 /** What a person found on pressing Resolve on a thread another resolves. */
 interface IResolveSeen {
   /** It read Reopen already: resolved by someone else first. */
@@ -647,11 +693,11 @@ async function humanStatus(
         break;
       case 'resolve':
         await resolve.click();
-        await reopen.waitFor();
+        await explainIfNot(person, path, step.threadId, reopen.waitFor());
         break;
       case 'reopen':
         await reopen.click();
-        await resolve.waitFor();
+        await explainIfNot(person, path, step.threadId, resolve.waitFor());
         break;
       case 'resolved': {
         // the person wants it resolved: they press Resolve unless it reads
