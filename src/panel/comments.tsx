@@ -24,7 +24,11 @@ import {
   authorKindLabel,
   messageProblem
 } from '../review/describe';
-import type { IReviewThread, IThreadMessage } from '../review/storage';
+import type {
+  IReviewThread,
+  IThreadMessage,
+  ThreadStatus
+} from '../review/storage';
 import {
   type CommentsFilter,
   type CommentsTabModel,
@@ -36,6 +40,17 @@ import { TabBody } from './view';
 
 /** How much of a commented text a thread's quote shows. */
 const QUOTE_CHARS = 240;
+
+/**
+ * How long a thread's Reopen (or Resolve) button takes no press after
+ * someone else (a collaborator, the agent) changed the thread's status and
+ * it took the place of the other one. A press that soon was aimed at the
+ * button before: taken as the new one, a person reaching for Resolve just
+ * as the agent resolved the thread would reopen it, the opposite of what
+ * both meant. Longer than a person's reaction to a change on screen, short
+ * enough not to be in the way of one who does mean to undo it.
+ */
+export const STATUS_SETTLE_MS = 600;
 
 /** A stored time as the person's locale writes it, or the text as stored. */
 function localTime(time: string): string {
@@ -248,6 +263,69 @@ function Quote(props: { text: string }): React.ReactElement {
   );
 }
 
+/**
+ * A thread's Resolve or Reopen button. They are two buttons, one replacing
+ * the other (the focus moves along), not one relabelled: a press aimed at
+ * one can never land on the other, and a click an automation resolved on
+ * "Resolve" finds that button gone rather than clicking "Reopen". After
+ * someone else (a collaborator, the agent) changed the status, the new
+ * button settles for STATUS_SETTLE_MS, taking no press; not after the
+ * person's own press, which they may undo at once.
+ */
+function StatusButton(props: {
+  status: ThreadStatus;
+  trans: TranslationBundle;
+  onStatus: (status: ThreadStatus) => void;
+}): React.ReactElement {
+  const { status, trans } = props;
+  const [settling, setSettling] = React.useState(false);
+  const shown = React.useRef(status);
+  const asked = React.useRef<ThreadStatus | null>(null);
+  const button = React.useRef<HTMLButtonElement>(null);
+  const hasFocus = React.useRef(false);
+  // a layout effect: it runs, and its state update renders, in the same
+  // task as the commit that replaced the button, before any press
+  React.useLayoutEffect(() => {
+    if (shown.current === status) {
+      return;
+    }
+    shown.current = status;
+    if (hasFocus.current && button.current) {
+      button.current.focus();
+    }
+    const own = asked.current === status;
+    asked.current = null;
+    if (own) {
+      setSettling(false);
+      return;
+    }
+    setSettling(true);
+    const timer = setTimeout(() => setSettling(false), STATUS_SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [status]);
+  const resolved = status === 'resolved';
+  return (
+    <button
+      key={status}
+      ref={button}
+      type="button"
+      className="jp-AgentPanel-button"
+      aria-disabled={settling || undefined}
+      onFocus={() => (hasFocus.current = true)}
+      onBlur={() => (hasFocus.current = false)}
+      onClick={() => {
+        if (!settling) {
+          const next = resolved ? 'open' : 'resolved';
+          asked.current = next;
+          props.onStatus(next);
+        }
+      }}
+    >
+      {resolved ? trans.__('Reopen') : trans.__('Resolve')}
+    </button>
+  );
+}
+
 function Thread(props: {
   row: ICommentRow;
   trans: TranslationBundle;
@@ -326,13 +404,11 @@ function Thread(props: {
           >
             {trans.__('Go to %1', place)}
           </button>
-          <button
-            type="button"
-            className="jp-AgentPanel-button"
-            onClick={() => props.onStatus(resolved ? 'open' : 'resolved')}
-          >
-            {resolved ? trans.__('Reopen') : trans.__('Resolve')}
-          </button>
+          <StatusButton
+            status={thread.status}
+            trans={trans}
+            onStatus={props.onStatus}
+          />
         </div>
         <ReplyBox threadId={thread.id} trans={trans} onReply={props.onReply} />
       </article>

@@ -7,6 +7,7 @@ import type { NBTestUtils as NBTestUtilsType } from '@jupyterlab/notebook/lib/te
 import { Widget } from '@lumino/widgets';
 
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
+import type * as ViewModule from '../../src/panel/comments';
 import type * as ModelModule from '../../src/panel/comments-model';
 import { REVIEW_METADATA_KEY, ReviewStore } from '../../src/review/storage';
 import { silenceKnownWarnings } from '../quiet';
@@ -17,6 +18,9 @@ silenceKnownWarnings();
 const { CommentsTabModel, COMMENT_PAGE } = jest.requireActual<
   typeof ModelModule
 >('../../src/panel/comments-model');
+const { CommentsPanel, STATUS_SETTLE_MS } = jest.requireActual<
+  typeof ViewModule
+>('../../src/panel/comments');
 const { NBTestUtils } = jest.requireActual<{
   NBTestUtils: typeof NBTestUtilsType;
 }>('@jupyterlab/notebook/lib/testutils');
@@ -263,5 +267,89 @@ describe('CommentsTabModel', () => {
     model.focusThread(thread.id);
     expect(model.filter).toBe('resolved');
     expect(model.rows().rows.map(r => r.thread.id)).toEqual([thread.id]);
+  });
+
+  describe('the view', () => {
+    let view: ViewModule.CommentsPanel;
+
+    /** Resolves once `check` holds (React renders asynchronously). */
+    const until = async (check: () => boolean) => {
+      for (let i = 0; i < 400 && !check(); i++) {
+        await new Promise(resolve => setTimeout(resolve, 5));
+      }
+      expect(check()).toBe(true);
+    };
+
+    /** The thread's Resolve / Reopen button. */
+    const statusButton = (id: string) =>
+      [
+        ...view.node.querySelectorAll<HTMLButtonElement>(
+          `article[data-thread-id="${id}"] button`
+        )
+      ].find(button => /^(Resolve|Reopen)$/.test(button.textContent ?? ''));
+
+    beforeEach(() => {
+      model.filter = 'all';
+      view = new CommentsPanel({ model, goTo: async () => {} });
+      Widget.attach(view, document.body);
+    });
+
+    afterEach(() => {
+      view.dispose();
+    });
+
+    it('takes no status press for a moment after someone else changed the status', async () => {
+      const thread = review.createThread(shared(), {
+        anchor: { kind: 'cell', cellId: 'a' },
+        body: 'why?',
+        author: PERSON
+      });
+      await until(() => statusButton(thread.id)?.textContent === 'Resolve');
+      const resolve = statusButton(thread.id)!;
+      resolve.focus();
+      // the agent (or a collaborator) resolves it as the person reaches for
+      // Resolve: a Reopen button takes its place (another button, with the
+      // focus), and the press that lands right after does not reopen it
+      review.setStatus(shared(), thread.id, 'resolved');
+      await until(() => statusButton(thread.id)?.textContent === 'Reopen');
+      const button = statusButton(thread.id)!;
+      expect(button).not.toBe(resolve);
+      expect(resolve.isConnected).toBe(false);
+      expect(document.activeElement).toBe(button);
+      expect(button.getAttribute('aria-disabled')).toBe('true');
+      button.click();
+      expect(review.getThread(shared(), thread.id)!.status).toBe('resolved');
+      // once it has settled, a press does what the button says
+      await new Promise(resolve => setTimeout(resolve, STATUS_SETTLE_MS));
+      await until(
+        () => !statusButton(thread.id)!.hasAttribute('aria-disabled')
+      );
+      statusButton(thread.id)!.click();
+      expect(review.getThread(shared(), thread.id)!.status).toBe('open');
+    });
+
+    it('lets the person undo their own status change at once', async () => {
+      const thread = review.createThread(shared(), {
+        anchor: { kind: 'cell', cellId: 'a' },
+        body: 'why?',
+        author: PERSON
+      });
+      await until(() => statusButton(thread.id)?.textContent === 'Resolve');
+      statusButton(thread.id)!.focus();
+      statusButton(thread.id)!.click();
+      expect(review.getThread(shared(), thread.id)!.status).toBe('resolved');
+      await until(() => statusButton(thread.id)?.textContent === 'Reopen');
+      expect(statusButton(thread.id)!.hasAttribute('aria-disabled')).toBe(
+        false
+      );
+      // the keyboard stays on it
+      expect(document.activeElement).toBe(statusButton(thread.id));
+      statusButton(thread.id)!.click();
+      expect(review.getThread(shared(), thread.id)!.status).toBe('open');
+      await until(() => statusButton(thread.id)?.textContent === 'Resolve');
+      expect(statusButton(thread.id)!.hasAttribute('aria-disabled')).toBe(
+        false
+      );
+    });
   });
 });
