@@ -12,11 +12,19 @@
  *   page going offline, while the agent saves (@server: JupyterLite has no
  *   HTTP contents service).
  */
+import type { Agent } from '../agent';
 import { expect, test } from '../fixtures';
 import { IMPLEMENTED } from '../implemented';
-import { addKernelNotebook } from '../kernel-runs';
+import { addKernelNotebook, streamText } from '../kernel-runs';
 import { codeCell, notebookOf } from '../notebook-content';
-import { callMany, envelopeProblem } from '../reliability/calls';
+import {
+  type IAnswer,
+  type ICall,
+  callMany,
+  envelopeProblem,
+  errorCode
+} from '../reliability/calls';
+import type { IToolResult } from '../results';
 import { recordFigure, scaled, since } from '../reliability/figures';
 
 const OUTPUT_MB = scaled(50, 5);
@@ -286,4 +294,227 @@ test('contents 500, a timeout, offline while the agent saves: closed-set answers
     seconds: since(started)
   });
   expect(problems).toEqual([]);
+});
+
+/** The agent's calls on a notebook other than its long run. */
+function sideCalls(
+  notebookPath: string,
+  edit: { cellId: string; source: string; hash: string }
+): ICall[] {
+  return [
+    {
+      tool: 'jupyter_get_cells',
+      input: { notebookPath, includeOutputs: true }
+    },
+    {
+      tool: 'jupyter_update_cell',
+      input: {
+        notebookPath,
+        cellId: edit.cellId,
+        source: edit.source,
+        expectedSourceHash: edit.hash
+      }
+    },
+    { tool: 'jupyter_save_notebook', input: { notebookPath } },
+    { tool: 'jupyter_list_comments', input: { notebookPath, status: 'all' } }
+  ];
+}
+
+/** The source hash the agent reads for a cell. */
+async function hashOf(
+  agent: Agent,
+  notebookPath: string,
+  cellId: string
+): Promise<string> {
+  const read = await agent.call<{ cells: { sourceHash: string }[] }>(
+    'jupyter_get_cells',
+    { notebookPath, cellIds: [cellId] }
+  );
+  expect(read.isError, read.text).toBe(false);
+  return read.structured!.cells[0].sourceHash;
+}
+
+/** What is wrong with a finished run's answer, or null. */
+function runProblem(settled: {
+  result?: IToolResult;
+  error?: { name: string };
+}): string | null {
+  if (!settled.result) {
+    return `rejected: ${settled.error?.name}`;
+  }
+  const problem = envelopeProblem({ result: settled.result, ms: 0 });
+  if (problem || settled.result.isError) {
+    return problem;
+  }
+  const run = settled.result.structured as {
+    status: string;
+    results: { status: string }[];
+  };
+  const inSet = (status: string, set: string[]) => set.includes(status);
+  return inSet(run.status, ['ok', 'error', 'aborted']) &&
+    run.results.every(r => inSet(r.status, ['ok', 'error', 'abort', 'no-op']))
+    ? null
+    : `outside the closed set: ${settled.result.text?.slice(0, 300)}`;
+}
+
+/** Each answer's tool and what is wrong with it. */
+function problemsOf(
+  calls: ICall[],
+  answers: IAnswer[],
+  when: string
+): string[] {
+  return answers
+    .map((answer, i) => [calls[i].tool, envelopeProblem(answer)] as const)
+    .filter(([, problem]) => problem)
+    .map(([tool, problem]) => `${when}: ${tool}: ${problem}`);
+}
+
+/** Codes (or "ok") of answers, one per call, for the figure's notes. */
+function codesOf(calls: ICall[], answers: IAnswer[]): string {
+  return answers
+    .map(
+      (a, i) =>
+        `${calls[i].tool.replace('jupyter_', '')}=${errorCode(a) ?? 'ok'}`
+    )
+    .join(' ');
+}
+
+const SLEEPER =
+  "import time\nprint('started', flush=True)\ntime.sleep(2)\nprint('end')";
+
+test('the notebook renamed mid-call, as the file browser does: every call answers, the cells and edits follow it', async ({
+  jupyter,
+  agent,
+  human
+}) => {
+  test.setTimeout(jupyter.kind === 'lite' ? 300_000 : 180_000);
+  await jupyter.open();
+  const path = await addKernelNotebook(jupyter, 'before.ipynb', [
+    codeCell('m-long', SLEEPER),
+    codeCell('m-next', "print('next')"),
+    codeCell('m-edit', 'e = 1')
+  ]);
+  const renamed = jupyter.path('after.ipynb');
+  await human.openNotebook(path);
+  await agent.waitForTools(IMPLEMENTED);
+  const edit = {
+    cellId: 'm-edit',
+    source: 'e = 2',
+    hash: await hashOf(agent, path, 'm-edit')
+  };
+  const started = Date.now();
+  const run = await agent.start('jupyter_run_cells', {
+    notebookPath: path,
+    cellIds: ['m-long', 'm-next']
+  });
+  await expect
+    .poll(async () => (await jupyter.kernel(path))?.status, { timeout: 60_000 })
+    .toBe('busy');
+  // the agent's other calls, started in the task that renames the notebook
+  const during = sideCalls(path, edit);
+  const duringAnswers = await callMany(jupyter.page, during, {
+    contentsChange: { rename: path, to: renamed }
+  });
+  // after it: the old path is gone, the new one is the open notebook
+  const oldPath = sideCalls(path, { ...edit, source: 'e = 3' });
+  const oldAnswers = await callMany(jupyter.page, oldPath);
+  const newPath = sideCalls(renamed, {
+    ...edit,
+    hash: await hashOf(agent, renamed, 'm-edit'),
+    source: 'e = 4'
+  });
+  const newAnswers = await callMany(jupyter.page, newPath);
+  const settled = await run.settled();
+  const seconds = since(started);
+  const problems = [
+    ...problemsOf(during, duringAnswers, 'during'),
+    ...problemsOf(oldPath, oldAnswers, 'old path'),
+    ...problemsOf(newPath, newAnswers, 'new path')
+  ];
+  const runFault = runProblem(settled);
+  if (runFault) {
+    problems.push(`run: ${runFault}`);
+  }
+  // a run that went on through the rename names the notebook where it is now
+  const runPath = (
+    settled.result?.structured as { notebook?: { path?: string } } | undefined
+  )?.notebook?.path;
+  if (runPath !== renamed) {
+    problems.push(`run: answered the path ${runPath}`);
+  }
+  // the old path is no notebook any more, unless a save in flight when the
+  // rename landed wrote it again (JupyterLab's save keeps the path it began
+  // with); the new path is every call's, but a save the rename raced can
+  // leave the page's version of the file behind the disk's: that save
+  // answers NOTEBOOK_NOT_FOUND "changed-on-disk" and the person decides
+  const oldFile = await jupyter.exists(path);
+  oldAnswers.forEach((answer, i) => {
+    if (!oldFile && errorCode(answer) !== 'NOTEBOOK_NOT_FOUND') {
+      problems.push(
+        `old path: ${oldPath[i].tool} did not answer NOTEBOOK_NOT_FOUND`
+      );
+    }
+  });
+  newAnswers.forEach((answer, i) => {
+    const code = errorCode(answer);
+    const onDisk =
+      (answer.result?.structured as { reason?: string } | undefined)?.reason ===
+      'changed-on-disk';
+    if (code !== undefined && !(code === 'NOTEBOOK_NOT_FOUND' && onDisk)) {
+      problems.push(`new path: ${newPath[i].tool}: ${code}`);
+    }
+  });
+  // the person saves it with the app's own save; if JupyterLab asks about
+  // the file on disk, they keep the version open here
+  await human.pressInCommandMode(2, 'Control+s', { path: renamed });
+  const conflict = jupyter.page
+    .getByRole('dialog')
+    .filter({ hasText: 'File Changed' });
+  // (a read while the server writes the file can find it empty)
+  const savedEdit = async () =>
+    (await jupyter.readNotebook(renamed).catch(() => null))?.cells[2]?.source;
+  await expect
+    .poll(
+      async () =>
+        (await conflict.isVisible()) || (await savedEdit()) === 'e = 4'
+    )
+    .toBe(true);
+  const asked = await conflict.isVisible();
+  if (asked) {
+    await conflict.getByRole('button', { name: 'Overwrite' }).click();
+  }
+  await expect.poll(savedEdit).toBe('e = 4');
+  // nothing lost: the open notebook is the renamed one, every cell in it,
+  // the last edit in it and in its saved file, the run's output in it
+  const open = await jupyter.page.evaluate(() =>
+    window.uiTests.notebookPanels().map(p => p.context.path)
+  );
+  const ids = await human.cellIds({ path: renamed });
+  const sources = await human.cellSources({ path: renamed });
+  const saved = await jupyter.readNotebook(renamed);
+  const runText = await streamText(jupyter, 0);
+  recordFigure(test.info(), {
+    row: 'faults: notebook renamed mid-call',
+    app: jupyter.kind,
+    count: 1 + during.length + oldPath.length + newPath.length,
+    unit: 'calls',
+    failures: problems.length,
+    seconds,
+    notes:
+      `during the rename: ${codesOf(during, duringAnswers)}; ` +
+      `old path afterwards: ${codesOf(oldPath, oldAnswers)}; ` +
+      `the old file ${oldFile ? 'written again' : 'gone'}; ` +
+      `the person's save ${asked ? 'asked (file changed on disk)' : 'saved'}; run: ` +
+      settled.result?.text?.slice(0, 160)
+  });
+  expect(problems).toEqual([]);
+  expect(open).toContain(renamed);
+  if (!oldFile) {
+    expect(open).not.toContain(path);
+  }
+  expect(ids).toEqual(['m-long', 'm-next', 'm-edit']);
+  expect(sources[2]).toBe('e = 4');
+  expect(saved.cells.map(c => c.id)).toEqual(ids);
+  expect(saved.cells[2].source).toBe('e = 4');
+  expect(runText).toContain('end');
 });
