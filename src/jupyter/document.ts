@@ -40,8 +40,26 @@ export async function saveNotebook(
     }
     return { saved: true, path: notebook.path, dirty: false };
   }
+  const context = notebook.panel.context;
   try {
-    await notebook.panel.context.save();
+    // JupyterLab's own save asks the person, in a modal, what to do with a
+    // file changed on disk, and waits for them: a call would wait with it.
+    const disk = await diskStamp(env, context.path);
+    if (
+      disk &&
+      changedOnDisk(
+        context.contentsModel,
+        disk,
+        env.docManager.lastModifiedCheckMargin
+      )
+    ) {
+      throw new ToolError(
+        'NOTEBOOK_NOT_FOUND',
+        `"${context.path}" changed on disk since this page last read or saved it, so it was not saved: the person decides whether to overwrite it or load it (File > Save). The open notebook keeps its edits.`,
+        { path: context.path, reason: 'changed-on-disk' }
+      );
+    }
+    await context.save();
   } catch (error) {
     throw saveError(error, notebook.path);
   }
@@ -50,6 +68,59 @@ export async function saveNotebook(
     path: notebook.path,
     dirty: notebook.panel.context.model.dirty
   };
+}
+
+/** What says which version of a file a contents model is. */
+export interface IFileStamp {
+  hash?: string | null;
+  last_modified?: string | null;
+}
+
+/**
+ * Whether a file changed on disk since the page last read or saved it, by
+ * the rule JupyterLab's own save applies before writing: the hashes differ
+ * when both sides have one, else the file on disk is newer by more than
+ * `marginMs`. Nothing known of the page's version (`client` null) is no
+ * change, as there.
+ */
+export function changedOnDisk(
+  client: IFileStamp | null,
+  disk: IFileStamp,
+  marginMs: number
+): boolean {
+  if (!client) {
+    return false;
+  }
+  if (
+    client.hash !== undefined &&
+    client.hash !== null &&
+    disk.hash !== undefined &&
+    disk.hash !== null
+  ) {
+    return client.hash !== disk.hash;
+  }
+  if (!client.last_modified || !disk.last_modified) {
+    return false;
+  }
+  const newer =
+    new Date(disk.last_modified).getTime() -
+    new Date(client.last_modified).getTime();
+  return newer > marginMs;
+}
+
+/** The file's stamp on disk, or null when nothing is there (a save makes it). */
+async function diskStamp(
+  env: IJupyterEnvironment,
+  path: string
+): Promise<IFileStamp | null> {
+  try {
+    return await env.contents.get(path, { content: false, hash: true });
+  } catch (error) {
+    if (contentsFailure(error) === 'not-found') {
+      return null;
+    }
+    throw error;
+  }
 }
 
 /**

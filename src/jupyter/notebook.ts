@@ -294,9 +294,12 @@ export function otherTabError(path: string): ToolError {
 
 /** The INotebookInfo summary of a resolved notebook. */
 export function notebookInfo(notebook: IResolvedNotebook): INotebookInfo {
+  // Read now too: the notebook may have been renamed while the call ran.
+  const panel = notebook.panel;
+  const path = panel && !panel.isDisposed ? panelPath(panel) : notebook.path;
   return {
-    path: notebook.path,
-    name: basename(notebook.path),
+    path,
+    name: basename(path),
     // Read now: a write since the notebook was resolved may have dirtied it.
     dirty: notebook.panel?.content.model?.dirty ?? notebook.dirty,
     revision: notebookRevision(notebook.model),

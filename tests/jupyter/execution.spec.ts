@@ -28,6 +28,8 @@ interface IWidgetDouble {
 class KernelLessNotebook {
   readonly model = YNotebook.create();
   readonly widgets: IWidgetDouble[] = [];
+  /** The document's context: its path changes when the file is renamed. */
+  readonly context = { localPath: 'run.ipynb' };
   /** Called with a markdown cell's id as runCells renders it. */
   onRender: (cellId: string) => void = () => undefined;
 
@@ -62,7 +64,9 @@ class KernelLessNotebook {
           // settled without a kernel: the human picked none
           kernelDisplayStatus: 'unknown'
         },
-        content: { widgets: this.widgets, activeCell: null }
+        content: { widgets: this.widgets, activeCell: null },
+        context: this.context,
+        isDisposed: false
       }
     } as unknown as ILiveNotebook;
     return {
@@ -139,6 +143,20 @@ describe('runCells: checks before anything runs', () => {
     expect(result.results).toEqual([
       expect.objectContaining({ cellId: 'm1', index: 0, status: 'no-op' })
     ]);
+  });
+
+  it('names the notebook where it is now when it was renamed mid-call', async () => {
+    notebook = new KernelLessNotebook([markdown('m1'), markdown('m2')]);
+    notebook.onRender = id => {
+      if (id === 'm1') {
+        notebook.context.localPath = 'moved/renamed.ipynb';
+      }
+    };
+    const result = await notebook.run({ cellIds: ['m1', 'm2'] });
+    expect(result.notebook).toMatchObject({
+      path: 'moved/renamed.ipynb',
+      name: 'renamed.ipynb'
+    });
   });
 });
 

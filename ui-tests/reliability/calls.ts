@@ -50,16 +50,25 @@ export const ERROR_CODES = [
 const MAX_RESULT_BYTES = 50 * 1024;
 
 /**
+ * A file renamed or deleted through the app's own contents manager, the call
+ * JupyterLab's file browser makes (the open document hears of it).
+ */
+export type ContentsChange =
+  { rename: string; to: string } | { delete: string };
+
+/**
  * Calls `calls` through `document.modelContext.executeTool`, in order
- * (`concurrent: false`) or all started at once.
+ * (`concurrent: false`) or all started at once. With `contentsChange`, the
+ * calls are started at once and the change is made in the same task, while
+ * they are in flight; it must succeed.
  */
 export async function callMany(
   page: Page,
   calls: ICall[],
-  options: { concurrent?: boolean } = {}
+  options: { concurrent?: boolean; contentsChange?: ContentsChange } = {}
 ): Promise<IAnswer[]> {
   const raw = await page.evaluate(
-    async ([list, concurrent]) => {
+    async ([list, concurrent, change]) => {
       const context = document.modelContext;
       if (!context) {
         throw new Error('no document.modelContext');
@@ -87,6 +96,14 @@ export async function callMany(
           };
         }
       };
+      if (change) {
+        const contents = window.uiTests.app().serviceManager.contents;
+        const answers = Promise.all(list.map(one));
+        await ('rename' in change
+          ? contents.rename(change.rename, change.to)
+          : contents.delete(change.delete));
+        return answers;
+      }
       if (concurrent) {
         return Promise.all(list.map(one));
       }
@@ -101,7 +118,8 @@ export async function callMany(
         tool: call.tool,
         input: JSON.stringify(call.input)
       })),
-      options.concurrent ?? false
+      options.concurrent ?? false,
+      options.contentsChange ?? null
     ] as const
   );
   return raw.map(answer =>

@@ -10,13 +10,29 @@
  * - the notebook closed while a call runs in it;
  * - the contents service answering 500, never answering (a timeout), or the
  *   page going offline, while the agent saves (@server: JupyterLite has no
- *   HTTP contents service).
+ *   HTTP contents service);
+ * - the notebook renamed, or deleted, through the app's contents manager (the
+ *   file browser's call) while a run, a read, an update, a save and a
+ *   comment listing are in flight; and the same behind the page's back, by
+ *   another process through the server's contents API (@server);
+ * - the kernel's process killed with SIGKILL under a running call (@server),
+ *   found by its kernel id in `ps`.
  */
+import { execFileSync } from 'node:child_process';
+
+import type { Agent } from '../agent';
 import { expect, test } from '../fixtures';
 import { IMPLEMENTED } from '../implemented';
-import { addKernelNotebook } from '../kernel-runs';
+import { addKernelNotebook, streamText } from '../kernel-runs';
 import { codeCell, notebookOf } from '../notebook-content';
-import { callMany, envelopeProblem } from '../reliability/calls';
+import {
+  type IAnswer,
+  type ICall,
+  callMany,
+  envelopeProblem,
+  errorCode
+} from '../reliability/calls';
+import type { IToolResult } from '../results';
 import { recordFigure, scaled, since } from '../reliability/figures';
 
 const OUTPUT_MB = scaled(50, 5);
@@ -286,4 +302,498 @@ test('contents 500, a timeout, offline while the agent saves: closed-set answers
     seconds: since(started)
   });
   expect(problems).toEqual([]);
+});
+
+/** The agent's calls on a notebook other than its long run. */
+function sideCalls(
+  notebookPath: string,
+  edit: { cellId: string; source: string; hash: string }
+): ICall[] {
+  return [
+    {
+      tool: 'jupyter_get_cells',
+      input: { notebookPath, includeOutputs: true }
+    },
+    {
+      tool: 'jupyter_update_cell',
+      input: {
+        notebookPath,
+        cellId: edit.cellId,
+        source: edit.source,
+        expectedSourceHash: edit.hash
+      }
+    },
+    { tool: 'jupyter_save_notebook', input: { notebookPath } },
+    { tool: 'jupyter_list_comments', input: { notebookPath, status: 'all' } }
+  ];
+}
+
+/** The source hash the agent reads for a cell. */
+async function hashOf(
+  agent: Agent,
+  notebookPath: string,
+  cellId: string
+): Promise<string> {
+  const read = await agent.call<{ cells: { sourceHash: string }[] }>(
+    'jupyter_get_cells',
+    { notebookPath, cellIds: [cellId] }
+  );
+  expect(read.isError, read.text).toBe(false);
+  return read.structured!.cells[0].sourceHash;
+}
+
+/** What is wrong with a finished run's answer, or null. */
+function runProblem(settled: {
+  result?: IToolResult;
+  error?: { name: string };
+}): string | null {
+  if (!settled.result) {
+    return `rejected: ${settled.error?.name}`;
+  }
+  const problem = envelopeProblem({ result: settled.result, ms: 0 });
+  if (problem || settled.result.isError) {
+    return problem;
+  }
+  const run = settled.result.structured as {
+    status: string;
+    results: { status: string }[];
+  };
+  const inSet = (status: string, set: string[]) => set.includes(status);
+  return inSet(run.status, ['ok', 'error', 'aborted']) &&
+    run.results.every(r => inSet(r.status, ['ok', 'error', 'abort', 'no-op']))
+    ? null
+    : `outside the closed set: ${settled.result.text?.slice(0, 300)}`;
+}
+
+/** Each answer's tool and what is wrong with it. */
+function problemsOf(
+  calls: ICall[],
+  answers: IAnswer[],
+  when: string
+): string[] {
+  return answers
+    .map((answer, i) => [calls[i].tool, envelopeProblem(answer)] as const)
+    .filter(([, problem]) => problem)
+    .map(([tool, problem]) => `${when}: ${tool}: ${problem}`);
+}
+
+/** Codes (or "ok") of answers, one per call, for the figure's notes. */
+function codesOf(calls: ICall[], answers: IAnswer[]): string {
+  return answers
+    .map(
+      (a, i) =>
+        `${calls[i].tool.replace('jupyter_', '')}=${errorCode(a) ?? 'ok'}`
+    )
+    .join(' ');
+}
+
+const SLEEPER =
+  "import time\nprint('started', flush=True)\ntime.sleep(2)\nprint('end')";
+
+test('the notebook renamed mid-call, as the file browser does: every call answers, the cells and edits follow it', async ({
+  jupyter,
+  agent,
+  human
+}) => {
+  test.setTimeout(jupyter.kind === 'lite' ? 300_000 : 180_000);
+  await jupyter.open();
+  const path = await addKernelNotebook(jupyter, 'before.ipynb', [
+    codeCell('m-long', SLEEPER),
+    codeCell('m-next', "print('next')"),
+    codeCell('m-edit', 'e = 1')
+  ]);
+  const renamed = jupyter.path('after.ipynb');
+  await human.openNotebook(path);
+  await agent.waitForTools(IMPLEMENTED);
+  const edit = {
+    cellId: 'm-edit',
+    source: 'e = 2',
+    hash: await hashOf(agent, path, 'm-edit')
+  };
+  const started = Date.now();
+  const run = await agent.start('jupyter_run_cells', {
+    notebookPath: path,
+    cellIds: ['m-long', 'm-next']
+  });
+  await expect
+    .poll(async () => (await jupyter.kernel(path))?.status, { timeout: 60_000 })
+    .toBe('busy');
+  // the agent's other calls, started in the task that renames the notebook
+  const during = sideCalls(path, edit);
+  const duringAnswers = await callMany(jupyter.page, during, {
+    contentsChange: { rename: path, to: renamed }
+  });
+  // after it: the old path is gone, the new one is the open notebook
+  const oldPath = sideCalls(path, { ...edit, source: 'e = 3' });
+  const oldAnswers = await callMany(jupyter.page, oldPath);
+  const newPath = sideCalls(renamed, {
+    ...edit,
+    hash: await hashOf(agent, renamed, 'm-edit'),
+    source: 'e = 4'
+  });
+  const newAnswers = await callMany(jupyter.page, newPath);
+  const settled = await run.settled();
+  const seconds = since(started);
+  const problems = [
+    ...problemsOf(during, duringAnswers, 'during'),
+    ...problemsOf(oldPath, oldAnswers, 'old path'),
+    ...problemsOf(newPath, newAnswers, 'new path')
+  ];
+  const runFault = runProblem(settled);
+  if (runFault) {
+    problems.push(`run: ${runFault}`);
+  }
+  // a run that went on through the rename names the notebook where it is now
+  const runPath = (
+    settled.result?.structured as { notebook?: { path?: string } } | undefined
+  )?.notebook?.path;
+  if (runPath !== renamed) {
+    problems.push(`run: answered the path ${runPath}`);
+  }
+  // the old path is no notebook any more, unless a save in flight when the
+  // rename landed wrote it again (JupyterLab's save keeps the path it began
+  // with); the new path is every call's, but a save the rename raced can
+  // leave the page's version of the file behind the disk's: that save
+  // answers NOTEBOOK_NOT_FOUND "changed-on-disk" and the person decides
+  const oldFile = await jupyter.exists(path);
+  oldAnswers.forEach((answer, i) => {
+    if (!oldFile && errorCode(answer) !== 'NOTEBOOK_NOT_FOUND') {
+      problems.push(
+        `old path: ${oldPath[i].tool} did not answer NOTEBOOK_NOT_FOUND`
+      );
+    }
+  });
+  newAnswers.forEach((answer, i) => {
+    const code = errorCode(answer);
+    const onDisk =
+      (answer.result?.structured as { reason?: string } | undefined)?.reason ===
+      'changed-on-disk';
+    if (code !== undefined && !(code === 'NOTEBOOK_NOT_FOUND' && onDisk)) {
+      problems.push(`new path: ${newPath[i].tool}: ${code}`);
+    }
+  });
+  // the person saves it with the app's own save; if JupyterLab asks about
+  // the file on disk, they keep the version open here
+  await human.pressInCommandMode(2, 'Control+s', { path: renamed });
+  const conflict = jupyter.page
+    .getByRole('dialog')
+    .filter({ hasText: 'File Changed' });
+  // (a read while the server writes the file can find it empty)
+  const savedEdit = async () =>
+    (await jupyter.readNotebook(renamed).catch(() => null))?.cells[2]?.source;
+  await expect
+    .poll(
+      async () =>
+        (await conflict.isVisible()) || (await savedEdit()) === 'e = 4'
+    )
+    .toBe(true);
+  const asked = await conflict.isVisible();
+  if (asked) {
+    await conflict.getByRole('button', { name: 'Overwrite' }).click();
+  }
+  await expect.poll(savedEdit).toBe('e = 4');
+  // nothing lost: the open notebook is the renamed one, every cell in it,
+  // the last edit in it and in its saved file, the run's output in it
+  const open = await jupyter.page.evaluate(() =>
+    window.uiTests.notebookPanels().map(p => p.context.path)
+  );
+  const ids = await human.cellIds({ path: renamed });
+  const sources = await human.cellSources({ path: renamed });
+  const saved = await jupyter.readNotebook(renamed);
+  const runText = await streamText(jupyter, 0);
+  recordFigure(test.info(), {
+    row: 'faults: notebook renamed mid-call',
+    app: jupyter.kind,
+    count: 1 + during.length + oldPath.length + newPath.length,
+    unit: 'calls',
+    failures: problems.length,
+    seconds,
+    notes:
+      `during the rename: ${codesOf(during, duringAnswers)}; ` +
+      `old path afterwards: ${codesOf(oldPath, oldAnswers)}; ` +
+      `the old file ${oldFile ? 'written again' : 'gone'}; ` +
+      `the person's save ${asked ? 'asked (file changed on disk)' : 'saved'}; run: ` +
+      settled.result?.text?.slice(0, 160)
+  });
+  expect(problems).toEqual([]);
+  expect(open).toContain(renamed);
+  if (!oldFile) {
+    expect(open).not.toContain(path);
+  }
+  expect(ids).toEqual(['m-long', 'm-next', 'm-edit']);
+  expect(sources[2]).toBe('e = 4');
+  expect(saved.cells.map(c => c.id)).toEqual(ids);
+  expect(saved.cells[2].source).toBe('e = 4');
+  expect(runText).toContain('end');
+});
+
+test('the notebook deleted mid-call, as the file browser does: every call answers, the open notebook keeps everything, a save writes it again', async ({
+  jupyter,
+  agent,
+  human
+}) => {
+  test.setTimeout(jupyter.kind === 'lite' ? 300_000 : 180_000);
+  await jupyter.open();
+  const path = await addKernelNotebook(jupyter, 'doomed.ipynb', [
+    codeCell('d-long', SLEEPER),
+    codeCell('d-next', "print('next')"),
+    codeCell('d-edit', 'e = 1')
+  ]);
+  await human.openNotebook(path);
+  await agent.waitForTools(IMPLEMENTED);
+  const edit = {
+    cellId: 'd-edit',
+    source: 'e = 2',
+    hash: await hashOf(agent, path, 'd-edit')
+  };
+  const started = Date.now();
+  const run = await agent.start('jupyter_run_cells', {
+    notebookPath: path,
+    cellIds: ['d-long', 'd-next']
+  });
+  await expect
+    .poll(async () => (await jupyter.kernel(path))?.status, { timeout: 60_000 })
+    .toBe('busy');
+  const during = sideCalls(path, edit);
+  const duringAnswers = await callMany(jupyter.page, during, {
+    contentsChange: { delete: path }
+  });
+  const goneAfter = !(await jupyter.exists(path));
+  // the notebook is still open at its path: every call still reaches it,
+  // and a save writes the file again (JupyterLab saves a missing file anew)
+  const after = sideCalls(path, {
+    ...edit,
+    hash: await hashOf(agent, path, 'd-edit'),
+    source: 'e = 3'
+  });
+  const afterAnswers = await callMany(jupyter.page, after);
+  const settled = await run.settled();
+  const seconds = since(started);
+  const problems = [
+    ...problemsOf(during, duringAnswers, 'during'),
+    ...problemsOf(after, afterAnswers, 'after')
+  ];
+  afterAnswers.forEach((answer, i) => {
+    if (errorCode(answer) !== undefined) {
+      problems.push(`after: ${after[i].tool}: ${errorCode(answer)}`);
+    }
+  });
+  const runFault = runProblem(settled);
+  if (runFault) {
+    problems.push(`run: ${runFault}`);
+  }
+  const ids = await human.cellIds({ path });
+  const sources = await human.cellSources({ path });
+  const saved = await jupyter.readNotebook(path);
+  const runText = await streamText(jupyter, 0);
+  recordFigure(test.info(), {
+    row: 'faults: notebook deleted mid-call',
+    app: jupyter.kind,
+    count: 1 + during.length + after.length,
+    unit: 'calls',
+    failures: problems.length,
+    seconds,
+    notes:
+      `during the delete: ${codesOf(during, duringAnswers)}; the file ` +
+      `${goneAfter ? 'gone' : 'written again by the save in flight'}; ` +
+      `afterwards: ${codesOf(after, afterAnswers)}; run: ` +
+      settled.result?.text?.slice(0, 120)
+  });
+  expect(problems).toEqual([]);
+  expect(ids).toEqual(['d-long', 'd-next', 'd-edit']);
+  expect(sources[2]).toBe('e = 3');
+  expect(saved.cells.map(c => c.id)).toEqual(ids);
+  expect(saved.cells[2].source).toBe('e = 3');
+  expect(runText).toContain('end');
+});
+
+test('the notebook renamed, then deleted, by another process through the server: every call answers, a save writes the open notebook back @server', async ({
+  jupyter,
+  agent,
+  human
+}) => {
+  test.setTimeout(180_000);
+  await jupyter.open();
+  const path = await addKernelNotebook(jupyter, 'elsewhere.ipynb', [
+    codeCell('o-long', SLEEPER),
+    codeCell('o-edit', 'e = 1')
+  ]);
+  const moved = jupyter.path('moved.ipynb');
+  await human.openNotebook(path);
+  await agent.waitForTools(IMPLEMENTED);
+  const api = (p: string) => `${jupyter.baseURL}/api/contents/${p}`;
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const started = Date.now();
+  const cases = [
+    {
+      fault: 'renamed',
+      act: () =>
+        jupyter.page.request.patch(api(path), { data: { path: moved } })
+    },
+    { fault: 'deleted', act: () => jupyter.page.request.delete(api(path)) }
+  ];
+  for (const [n, { fault, act }] of cases.entries()) {
+    const source = `e = ${n + 2}`;
+    const run = await agent.start('jupyter_run_cells', {
+      notebookPath: path,
+      cellIds: ['o-long']
+    });
+    await expect
+      .poll(async () => (await jupyter.kernel(path))?.status, {
+        timeout: 60_000
+      })
+      .toBe('busy');
+    // the page hears nothing of it: the notebook stays open at its path
+    const calls = sideCalls(path, {
+      cellId: 'o-edit',
+      source,
+      hash: await hashOf(agent, path, 'o-edit')
+    });
+    const [answers, response] = await Promise.all([
+      callMany(jupyter.page, calls, { concurrent: true }),
+      act()
+    ]);
+    expect(response.ok(), `${fault}: ${response.status()}`).toBe(true);
+    const settled = await run.settled();
+    problems.push(...problemsOf(calls, answers, fault));
+    const runFault = runProblem(settled);
+    if (runFault) {
+      problems.push(`${fault}: run: ${runFault}`);
+    }
+    // a save now (the agent's) writes the open notebook at its path again
+    const save = await agent.call<{ path: string }>('jupyter_save_notebook', {
+      notebookPath: path
+    });
+    if (save.isError) {
+      problems.push(`${fault}: the save after it: ${save.text}`);
+    }
+    notes.push(
+      `${fault}: ${codesOf(calls, answers)}, then save=${save.isError ? save.text : 'ok'}`
+    );
+    const saved = await jupyter.readNotebook(path);
+    if (
+      saved.cells.map(c => c.id).join() !== 'o-long,o-edit' ||
+      saved.cells[1].source !== (await human.cellSources({ path }))[1]
+    ) {
+      problems.push(`${fault}: the saved file is not the open notebook`);
+    }
+  }
+  // the moved copy keeps what was on disk when it moved
+  const movedCells = (await jupyter.readNotebook(moved)).cells.map(c => c.id);
+  recordFigure(test.info(), {
+    row: 'faults: renamed / deleted by another process',
+    app: jupyter.kind,
+    count: cases.length * 6,
+    unit: 'calls',
+    failures: problems.length,
+    seconds: since(started),
+    notes: notes.join('; ')
+  });
+  expect(problems).toEqual([]);
+  expect(await human.cellIds({ path })).toEqual(['o-long', 'o-edit']);
+  expect(movedCells).toEqual(['o-long', 'o-edit']);
+});
+
+/** A run's first per-cell result, short, for the figure's notes. */
+function firstCell(result: IToolResult | undefined): string {
+  const cell = (
+    result?.structured as { results?: Record<string, unknown>[] } | undefined
+  )?.results?.[0];
+  if (!cell) {
+    return `${result?.text?.slice(0, 160)}`;
+  }
+  const { status, ename, evalue, outputSummary } = cell;
+  return JSON.stringify({ status, ename, evalue, outputSummary }).slice(0, 240);
+}
+
+/** The pid of the ipykernel process of kernel `id` (its connection file names it). */
+function kernelPid(id: string): number {
+  const line = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf-8' })
+    .split('\n')
+    .find(l => l.includes(`kernel-${id}.json`) && l.includes('ipykernel'));
+  if (!line) {
+    throw new Error(`no ipykernel process for kernel ${id}`);
+  }
+  return Number(line.trim().split(/\s+/)[0]);
+}
+
+test('the kernel process killed by SIGKILL under a running call: an inline answer, no cell lost, the next run works @server', async ({
+  jupyter,
+  agent,
+  human
+}) => {
+  test.setTimeout(180_000);
+  await jupyter.open();
+  const path = await addKernelNotebook(jupyter, 'sigkill.ipynb', [
+    codeCell(
+      'x-long',
+      "import time\nprint('started', flush=True)\ntime.sleep(60)\nprint('end')"
+    ),
+    codeCell('x-after', "print('after')")
+  ]);
+  await human.openNotebook(path);
+  await agent.waitForTools(IMPLEMENTED);
+  const kernel = await jupyter.kernel(path);
+  const started = Date.now();
+  const call = await agent.start('jupyter_run_cells', { cellIds: ['x-long'] });
+  await expect
+    .poll(async () => (await jupyter.kernel(path))?.status, { timeout: 30_000 })
+    .toBe('busy');
+  const pid = kernelPid(kernel!.id);
+  process.kill(pid, 'SIGKILL');
+  const settled = await call.settled();
+  const answeredIn = since(started);
+  const problem = runProblem(settled);
+  // the server notices the dead process and starts a new one (JupyterLab
+  // tells the person in a dialog); the next run answers, closed-set, and if
+  // it is not a run the agent restarts the kernel and runs again
+  await expect
+    .poll(
+      () => {
+        try {
+          return kernelPid(kernel!.id) !== pid;
+        } catch {
+          return false;
+        }
+      },
+      { timeout: 60_000 }
+    )
+    .toBe(true);
+  let again = await agent.call<{ status: string }>('jupyter_run_cells', {
+    cellIds: ['x-after']
+  });
+  const first = again;
+  const againProblem = envelopeProblem({ result: again, ms: 0 });
+  let restarted = false;
+  if (again.isError || again.structured?.status !== 'ok') {
+    restarted = true;
+    const restart = await agent.call('jupyter_kernel_action', {
+      action: 'restart'
+    });
+    expect(restart.isError, restart.text).toBe(false);
+    again = await agent.call<{ status: string }>('jupyter_run_cells', {
+      cellIds: ['x-after']
+    });
+  }
+  recordFigure(test.info(), {
+    row: 'faults: kernel process SIGKILLed mid-run',
+    app: jupyter.kind,
+    count: restarted ? 4 : 2,
+    unit: 'calls',
+    failures: (problem ? 1 : 0) + (againProblem ? 1 : 0),
+    seconds: since(started),
+    notes:
+      `answered in ${answeredIn.toFixed(1)} s, status ` +
+      `${(settled.result?.structured as { status?: string } | undefined)?.status}, ` +
+      `cell ${firstCell(settled.result)}; the run after the server's restart: ` +
+      `${first.isError ? first.text : firstCell(first)}; ` +
+      (restarted ? 'then ran after jupyter_kernel_action restart' : '')
+  });
+  expect(problem).toBeNull();
+  expect(againProblem).toBeNull();
+  expect(again.isError, again.text).toBe(false);
+  expect(again.structured?.status).toBe('ok');
+  expect(await streamText(jupyter, 1)).toContain('after');
+  expect(await human.cellIds({ path })).toEqual(['x-long', 'x-after']);
 });

@@ -414,6 +414,14 @@ test('hidden-content sweep: no marker, no hidden id, hidden answers as never exi
   HIDDEN.NB = hiddenNb;
   ABSENT.NB = jupyter.path('absent-swp.ipynb');
   jupyter.expectConsoleErrorsFor(/absent-swp|hidden-swp/);
+  // the person's autosave (every 120 s) would save the hidden notebook with
+  // its kernel's language_info when the sweep runs longer, a change the
+  // check below would take for a tool's
+  await human.setSetting(
+    '@jupyterlab/docmanager-extension:plugin',
+    'autosave',
+    false
+  );
   await human.openNotebook(hiddenNb, { kernel: false });
   await human.openNotebook(mixed);
   await agent.waitForTools(IMPLEMENTED);

@@ -9,12 +9,14 @@
  * reset (the cells the burst inserted are what a notebook that grew holds,
  * about 70 KB a rendered cell in JupyterLab; the figure prints both).
  *
- * Moving the person's active cell keeps memory in JupyterLab itself (its own
- * activeCellIndex + scrollToItem, with no extension call, keeps ~40 KB a
- * move, measured below), so jupyter_focus_cell joins the first burst, where
- * every answer is checked, and the heap rule is checked on a second burst of
- * the same mix without focus moves; what focus moves keep, the tool's and
- * the app's own, is printed beside it.
+ * Moving the person's active cell keeps memory in JupyterLab itself, and
+ * without bound: every move builds a cell toolbar that JupyterLab's toolbar
+ * factory keeps connected until the cell is disposed (40-90 KB a move, the
+ * same with this extension disabled; docs/reliability.md, "What focus moves
+ * keep"). So jupyter_focus_cell joins the first burst, where every answer is
+ * checked, and the heap rule is checked on a second burst of the same mix
+ * without focus moves; what focus moves keep, the tool's and the app's own,
+ * is printed beside it.
  *
  * Counts: 1,000 in flight with RELIABILITY_SCALE=full, 300 in CI.
  */
