@@ -661,6 +661,32 @@ interface IResolveSeen {
 }
 
 /**
+ * A person's press of a status button, pressed again if nothing came of it.
+ * Under collaboration a thread's status can change twice in a moment (a
+ * collaborator's write of an older status, then the merge putting the
+ * latest back), and each change someone else makes lets the new button
+ * settle (STATUS_SETTLE_MS), taking no press: a press that lands then shows
+ * no effect, and the person presses again once the button looks ready.
+ * Their own press shows at once (the next paint), so three seconds with the
+ * same button still there, ready, means it was not taken.
+ */
+async function pressUntilShown(button: Locator, next: Locator): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    await button.click();
+    try {
+      await next.waitFor({ timeout: 3000 });
+      return;
+    } catch (error) {
+      if (attempt >= 5 || !(await button.isVisible())) {
+        throw error;
+      }
+      // ready again before the next press, as the person waits for it
+      await expect(button).not.toHaveAttribute('aria-disabled', 'true');
+    }
+  }
+}
+
+/**
  * Status changes (and replies) by a person, in the Comments tab with every
  * thread listed: clicks on a thread's Resolve / Reopen button, replies
  * typed into its reply box. Each waits for its effect in this browser.
@@ -692,11 +718,11 @@ async function humanStatus(
         );
         break;
       case 'resolve':
-        await resolve.click();
+        await pressUntilShown(resolve, reopen);
         await explainIfNot(person, path, step.threadId, reopen.waitFor());
         break;
       case 'reopen':
-        await reopen.click();
+        await pressUntilShown(reopen, resolve);
         await explainIfNot(person, path, step.threadId, resolve.waitFor());
         break;
       case 'resolved': {
