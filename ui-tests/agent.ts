@@ -52,6 +52,12 @@ export interface ICdpInvokeOptions {
 export interface IPendingCall<T = unknown> {
   /** Aborts the call's signal, as a caller that gives up does. */
   abort(): Promise<void>;
+  /**
+   * Aborts the call's signal only while cell `index` of the current
+   * notebook is still running, checked in the same page task as the abort;
+   * whether it aborted.
+   */
+  abortWhileRunning(index: number): Promise<boolean>;
   /** Resolves when the caller's promise settles: a result, or the error it got. */
   settled(): Promise<ISettledCall<T>>;
 }
@@ -332,6 +338,22 @@ export class Agent {
             .controller.abort();
         }, id);
       },
+      abortWhileRunning: async (index: number) =>
+        page.evaluate(
+          ([callId, cellIndex]) => {
+            const model = window.uiTests.findNotebook(null)?.content.widgets[
+              cellIndex
+            ]?.model as { executionState?: string } | undefined;
+            if (model?.executionState !== 'running') {
+              return false;
+            }
+            (window as unknown as Holder).uiTestsCalls
+              .get(callId)!
+              .controller.abort();
+            return true;
+          },
+          [id, index] as const
+        ),
       settled: async () => {
         const settled = await page.evaluate(
           callId =>

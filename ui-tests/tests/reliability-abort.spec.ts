@@ -54,6 +54,8 @@ test('agent aborts while the person’s cell runs: never interrupted, outputs co
   const started = Date.now();
   const problems: string[] = [];
   let aborted = 0;
+  /** Rounds whose abort came after the person's cell had ended. */
+  let late = 0;
   for (const [n, round] of rounds.entries()) {
     const done = `human done ${n}`;
     await human.setCellSource(
@@ -67,9 +69,21 @@ test('agent aborts while the person’s cell runs: never interrupted, outputs co
     await jupyter.page.waitForTimeout(
       Math.round(round.abortAt * round.sleepMs)
     );
-    await call.abort();
-    const settled = await call.settled();
-    if (settled.error?.name === 'AbortError') {
+    // only while the person's cell still runs: an abort that comes after
+    // it ended (a busy machine's round trips outlast a 0.3 s sleep) is not
+    // this row's case, and the agent's cell then runs, rightly
+    const settled = (await call.abortWhileRunning(1))
+      ? await call.settled()
+      : null;
+    if (settled === null) {
+      late++;
+      const ran = await call.settled();
+      if (ran.error || ran.result?.isError) {
+        problems.push(
+          `round ${n}: the call after the person's cell ended: ${JSON.stringify(ran).slice(0, 300)}`
+        );
+      }
+    } else if (settled.error?.name === 'AbortError') {
       aborted++;
     } else {
       problems.push(
@@ -91,14 +105,20 @@ test('agent aborts while the person’s cell runs: never interrupted, outputs co
     }
   }
   const seconds = since(started);
-  // the agent's cell was never sent: only the person's runs reached the kernel
+  // the agent's cell was sent only in the rounds whose abort came late:
+  // the person's runs, and those, reached the kernel
   const agentRuns = await jupyter.cellRuns();
-  if (agentRuns[2].executionCount !== null) {
+  if (late === 0 && agentRuns[2].executionCount !== null) {
     problems.push(`the agent's cell ran (${agentRuns[2].executionCount})`);
   }
   const requests = await executeRequests(jupyter);
-  if (requests !== ROUNDS) {
-    problems.push(`${requests} execute requests for ${ROUNDS} rounds`);
+  if (requests !== ROUNDS + late) {
+    problems.push(
+      `${requests} execute requests for ${ROUNDS} rounds (${late} with a late abort)`
+    );
+  }
+  if (late > ROUNDS / 2) {
+    problems.push(`${late} of ${ROUNDS} aborts came after the person's cell`);
   }
   recordFigure(test.info(), {
     row: 'agent aborts during the person’s run',
@@ -107,7 +127,7 @@ test('agent aborts while the person’s cell runs: never interrupted, outputs co
     unit: 'rounds',
     failures: problems.length,
     seconds,
-    notes: `seed ${SEED}; ${aborted} calls answered AbortError to their caller`
+    notes: `seed ${SEED}; ${aborted} calls answered AbortError to their caller; ${late} aborts came after the person's cell ended (not counted)`
   });
   expect(problems).toEqual([]);
 });
