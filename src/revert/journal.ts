@@ -233,22 +233,32 @@ export function withEdit(
  */
 export const DEFEND_EDIT_MS = 60_000;
 
-/** When the notebook's agent edits were last forgotten, or null. */
-function forgottenAt(model: ISharedNotebook): string | null {
+/**
+ * A notebook's journal and when its edits were last forgotten (or null),
+ * from one read of the metadata value (up to MAX_AGENT_EDITS_BYTES).
+ */
+function readStored(model: ISharedNotebook): {
+  edits: IAgentEdit[];
+  forgotten: string | null;
+} {
   const value = model.getMetadata(EDITS_METADATA_KEY);
-  return isObject(value) && typeof value.forgottenAt === 'string'
-    ? value.forgottenAt
-    : null;
+  return {
+    edits: readJournal(value),
+    forgotten:
+      isObject(value) && typeof value.forgottenAt === 'string'
+        ? value.forgottenAt
+        : null
+  };
 }
 
 /**
  * Write a journal (setMetadata writes nothing when it is stored already),
- * keeping when it was last forgotten.
+ * with when it was last forgotten.
  */
 function storeJournal(
   model: ISharedNotebook,
   edits: IAgentEdit[],
-  forgotten: string | null = forgottenAt(model)
+  forgotten: string | null
 ): void {
   const value: IStoredJournal = { version: EDITS_METADATA_VERSION, edits };
   if (forgotten !== null) {
@@ -307,9 +317,8 @@ function defend(model: ISharedNotebook, entry: IAgentEdit): void {
 
 /** Add back `own` entries missing from the stored journal, if they fit. */
 function restoreMissing(model: ISharedNotebook, own: IAgentEdit[]): void {
-  const stored = agentEdits(model);
+  const { edits: stored, forgotten } = readStored(model);
   const ids = new Set(stored.map(edit => edit.id));
-  const forgotten = forgottenAt(model);
   const missing = own.filter(
     edit => !ids.has(edit.id) && (forgotten === null || edit.at > forgotten)
   );
@@ -322,7 +331,7 @@ function restoreMissing(model: ISharedNotebook, own: IAgentEdit[]): void {
     .reduce<IAgentEdit[]>((edits, { edit }) => withEdit(edits, edit), []);
   const kept = new Set(merged.map(edit => edit.id));
   if (missing.some(edit => kept.has(edit.id))) {
-    storeJournal(model, merged);
+    storeJournal(model, merged, forgotten);
   }
 }
 
@@ -340,7 +349,8 @@ export function recordAgentEdit(
     at: new Date().toISOString(),
     ...edit
   };
-  storeJournal(model, withEdit(agentEdits(model), entry));
+  const { edits, forgotten } = readStored(model);
+  storeJournal(model, withEdit(edits, entry), forgotten);
   defend(model, entry);
 }
 
