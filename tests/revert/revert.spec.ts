@@ -419,7 +419,11 @@ describe('the journal under real-time collaboration', () => {
     throw new Error('the two browsers keep writing');
   }
 
-  it('two agents writing at once: both browsers end with both entries', () => {
+  /**
+   * Two browsers on one notebook of cells x and y, each of whose agents
+   * changed one cell at the same time, synced afterwards.
+   */
+  function bothAgentsWrote(): [YNotebook, YNotebook] {
     const a = notebook('x', 'y');
     // the second browser gets the document as the server has it
     const b = new YNotebook({ disableDocumentWideUndoRedo: true });
@@ -427,6 +431,11 @@ describe('the journal under real-time collaboration', () => {
     agent.update(a, 'x', 'from a');
     agent.update(b, 'y', 'from b');
     settle(a, b);
+    return [a, b];
+  }
+
+  it('two agents writing at once: both browsers end with both entries', () => {
+    const [a, b] = bothAgentsWrote();
     const cells = (model: YNotebook) =>
       agentEdits(model)
         .map(edit => edit.cellId)
@@ -444,12 +453,7 @@ describe('the journal under real-time collaboration', () => {
   });
 
   it('a forget in one browser holds in both: the other does not put its own entries back', () => {
-    const a = notebook('x', 'y');
-    const b = new YNotebook({ disableDocumentWideUndoRedo: true });
-    Y.applyUpdate(b.ydoc, Y.encodeStateAsUpdate(a.ydoc));
-    agent.update(a, 'x', 'from a');
-    agent.update(b, 'y', 'from b');
-    settle(a, b);
+    const [a, b] = bothAgentsWrote();
     expect(agentEdits(a)).toHaveLength(2);
     // within the minute each browser defends its own entries
     expect(forgetAgentEdits(a)).toBe(2);
