@@ -22,7 +22,9 @@ import { execFileSync } from 'node:child_process';
 
 import type { Agent } from '../agent';
 import { expect, test } from '../fixtures';
+import type { Human } from '../human';
 import { IMPLEMENTED } from '../implemented';
+import type { JupyterApp } from '../jupyter';
 import { addKernelNotebook, streamText } from '../kernel-runs';
 import { codeCell, notebookOf } from '../notebook-content';
 import {
@@ -390,34 +392,57 @@ function codesOf(calls: ICall[], answers: IAnswer[]): string {
 const SLEEPER =
   "import time\nprint('started', flush=True)\ntime.sleep(2)\nprint('end')";
 
+/**
+ * The scene of the rename and delete cases: a notebook of a sleeping cell, a
+ * next cell and a cell to edit (ids `<prefix>-long`, `-next`, `-edit`), open
+ * for the person, the agent's edit of the last one ready (its hash read),
+ * and the agent's run of the first two under way (the kernel busy).
+ */
+async function runInFlight(
+  {
+    jupyter,
+    agent,
+    human
+  }: { jupyter: JupyterApp; agent: Agent; human: Human },
+  name: string,
+  prefix: string
+) {
+  await jupyter.open();
+  const path = await addKernelNotebook(jupyter, name, [
+    codeCell(`${prefix}-long`, SLEEPER),
+    codeCell(`${prefix}-next`, "print('next')"),
+    codeCell(`${prefix}-edit`, 'e = 1')
+  ]);
+  await human.openNotebook(path);
+  await agent.waitForTools(IMPLEMENTED);
+  const edit = {
+    cellId: `${prefix}-edit`,
+    source: 'e = 2',
+    hash: await hashOf(agent, path, `${prefix}-edit`)
+  };
+  const started = Date.now();
+  const run = await agent.start('jupyter_run_cells', {
+    notebookPath: path,
+    cellIds: [`${prefix}-long`, `${prefix}-next`]
+  });
+  await expect
+    .poll(async () => (await jupyter.kernel(path))?.status, { timeout: 60_000 })
+    .toBe('busy');
+  return { path, edit, started, run };
+}
+
 test('the notebook renamed mid-call, as the file browser does: every call answers, the cells and edits follow it', async ({
   jupyter,
   agent,
   human
 }) => {
   test.setTimeout(jupyter.kind === 'lite' ? 300_000 : 180_000);
-  await jupyter.open();
-  const path = await addKernelNotebook(jupyter, 'before.ipynb', [
-    codeCell('m-long', SLEEPER),
-    codeCell('m-next', "print('next')"),
-    codeCell('m-edit', 'e = 1')
-  ]);
+  const { path, edit, started, run } = await runInFlight(
+    { jupyter, agent, human },
+    'before.ipynb',
+    'm'
+  );
   const renamed = jupyter.path('after.ipynb');
-  await human.openNotebook(path);
-  await agent.waitForTools(IMPLEMENTED);
-  const edit = {
-    cellId: 'm-edit',
-    source: 'e = 2',
-    hash: await hashOf(agent, path, 'm-edit')
-  };
-  const started = Date.now();
-  const run = await agent.start('jupyter_run_cells', {
-    notebookPath: path,
-    cellIds: ['m-long', 'm-next']
-  });
-  await expect
-    .poll(async () => (await jupyter.kernel(path))?.status, { timeout: 60_000 })
-    .toBe('busy');
   // the agent's other calls, started in the task that renames the notebook
   const during = sideCalls(path, edit);
   const duringAnswers = await callMany(jupyter.page, during, {
@@ -533,27 +558,11 @@ test('the notebook deleted mid-call, as the file browser does: every call answer
   human
 }) => {
   test.setTimeout(jupyter.kind === 'lite' ? 300_000 : 180_000);
-  await jupyter.open();
-  const path = await addKernelNotebook(jupyter, 'doomed.ipynb', [
-    codeCell('d-long', SLEEPER),
-    codeCell('d-next', "print('next')"),
-    codeCell('d-edit', 'e = 1')
-  ]);
-  await human.openNotebook(path);
-  await agent.waitForTools(IMPLEMENTED);
-  const edit = {
-    cellId: 'd-edit',
-    source: 'e = 2',
-    hash: await hashOf(agent, path, 'd-edit')
-  };
-  const started = Date.now();
-  const run = await agent.start('jupyter_run_cells', {
-    notebookPath: path,
-    cellIds: ['d-long', 'd-next']
-  });
-  await expect
-    .poll(async () => (await jupyter.kernel(path))?.status, { timeout: 60_000 })
-    .toBe('busy');
+  const { path, edit, started, run } = await runInFlight(
+    { jupyter, agent, human },
+    'doomed.ipynb',
+    'd'
+  );
   const during = sideCalls(path, edit);
   const duringAnswers = await callMany(jupyter.page, during, {
     contentsChange: { delete: path }
