@@ -54,6 +54,21 @@ export class Human {
   }
 
   /**
+   * Opens the app, copies fixture `fixture` into the test's directory and
+   * opens it as the person does (`openNotebook`): the start of most tests.
+   * Returns the notebook's path.
+   */
+  async openFixture(
+    fixture: string,
+    options: IOpenOptions = {}
+  ): Promise<string> {
+    await this._jupyter.open();
+    const path = await this._jupyter.addFixture(fixture);
+    await this.openNotebook(path, options);
+    return path;
+  }
+
+  /**
    * Opens a notebook with the app's `docmanager:open` command, as a double
    * click in the file browser does, and waits for it to be ready. Notebook 7
    * (and JupyterLite's Notebook UI) open it in a new browser tab: the test then

@@ -81,10 +81,8 @@ test.describe('reverting agent edits', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
-    const path = await jupyter.addFixture('simple.ipynb');
+    const path = await human.openFixture('simple.ipynb', { kernel: false });
     const name = path.split('/').pop()!;
-    await human.openNotebook(path, { kernel: false });
     const page = jupyter.page;
     const panel = await openActivity(jupyter, human);
     await expect(panel).toContainText(
@@ -228,10 +226,8 @@ test.describe('reverting agent edits', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
-    const path = await jupyter.addFixture('simple.ipynb');
+    const path = await human.openFixture('simple.ipynb', { kernel: false });
     const name = path.split('/').pop()!;
-    await human.openNotebook(path, { kernel: false });
     const panel = await openActivity(jupyter, human);
     await agent.waitForTools(['jupyter_update_cell']);
     const read = await agent.call<ICells>('jupyter_get_cells', {
@@ -271,10 +267,8 @@ test.describe('reverting agent edits', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
-    const path = await jupyter.addFixture('simple.ipynb');
+    const path = await human.openFixture('simple.ipynb', { kernel: false });
     const name = path.split('/').pop()!;
-    await human.openNotebook(path, { kernel: false });
     await agent.waitForTools(['jupyter_insert_cell']);
     const inserted = await agent.call<{ cell: { id: string } }>(
       'jupyter_insert_cell',
@@ -305,10 +299,8 @@ test.describe('reverting agent edits', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
-    const path = await jupyter.addFixture('simple.ipynb');
+    const path = await human.openFixture('simple.ipynb', { kernel: false });
     const name = path.split('/').pop()!;
-    await human.openNotebook(path, { kernel: false });
     await agent.waitForTools(['jupyter_get_cells', 'jupyter_update_cell']);
     const read = await agent.call<ICells>('jupyter_get_cells', {
       cellIds: ['set-x']
