@@ -769,12 +769,33 @@ test('the kernel process killed by SIGKILL under a running call: an inline answe
       { timeout: 60_000 }
     )
     .toBe(true);
+  // The page's connection to the new process comes back on its own, as a
+  // rule within seconds; once in two runs in lab on a loaded machine it
+  // stayed "unknown" for minutes, and a run sent then never answered (an
+  // open finding of issue 13). The agent, like a person, runs again once
+  // the kernel reads idle, and restarts it when it does not.
+  const reconnected = await expect
+    .poll(async () => (await jupyter.kernel(path))?.status, {
+      timeout: 30_000
+    })
+    .toBe('idle')
+    .then(
+      () => true,
+      () => false
+    );
+  let restarted = false;
+  if (!reconnected) {
+    restarted = true;
+    const restart = await agent.call('jupyter_kernel_action', {
+      action: 'restart'
+    });
+    expect(restart.isError, restart.text).toBe(false);
+  }
   let again = await agent.call<{ status: string }>('jupyter_run_cells', {
     cellIds: ['x-after']
   });
   const first = again;
   const againProblem = envelopeProblem({ result: again, ms: 0 });
-  let restarted = false;
   if (again.isError || again.structured?.status !== 'ok') {
     restarted = true;
     const restart = await agent.call('jupyter_kernel_action', {
@@ -797,7 +818,10 @@ test('the kernel process killed by SIGKILL under a running call: an inline answe
       `${(settled.result?.structured as { status?: string } | undefined)?.status}, ` +
       `cell ${firstCell(settled.result)}; the run after the server's restart: ` +
       `${first.isError ? first.text : firstCell(first)}; ` +
-      (restarted ? 'then ran after jupyter_kernel_action restart' : '')
+      (restarted ? 'then ran after jupyter_kernel_action restart' : '') +
+      (reconnected
+        ? ''
+        : ' (the kernel read not idle 30 s after the new process)')
   });
   expect(problem).toBeNull();
   expect(againProblem).toBeNull();
