@@ -506,12 +506,25 @@ test('the notebook renamed mid-call, as the file browser does: every call answer
   // (a read while the server writes the file can find it empty)
   const savedEdit = async () =>
     (await jupyter.readNotebook(renamed).catch(() => null))?.cells[2]?.source;
+  // what the page shows when neither comes: the calls' problems so far, any
+  // dialog, the live and the saved source of the edited cell
+  const scene = async () =>
+    JSON.stringify({
+      problems,
+      dialogs: await jupyter.page.getByRole('dialog').allInnerTexts(),
+      live: (await human.cellSources({ path: renamed }).catch(() => []))[2],
+      saved: await savedEdit()
+    });
   await expect
     .poll(
       async () =>
-        (await conflict.isVisible()) || (await savedEdit()) === 'e = 4'
+        (await conflict.isVisible()) || (await savedEdit()) === 'e = 4',
+      { message: 'the save asks or writes the edit', timeout: 30_000 }
     )
-    .toBe(true);
+    .toBe(true)
+    .catch(async (error: Error) => {
+      throw new Error(`${error.message}\n${await scene()}`);
+    });
   const asked = await conflict.isVisible();
   if (asked) {
     await conflict.getByRole('button', { name: 'Overwrite' }).click();
