@@ -275,9 +275,21 @@ test.describe('agent access, set by the human', () => {
     expect(range.structured!.cells.map(c => c.id)).toEqual(['intro']);
     expect(range.structured!.hiddenCellCount).toBe(2);
 
-    // one undo step gives both back their read-only access
+    // one undo step gives both back their read-only access: in the cells'
+    // metadata, then in their markers
     await clickPrompt(first);
+    await expect(first).toHaveClass(/jp-mod-active/);
+    await expect(page.locator('.jp-Notebook.jp-mod-commandMode')).toHaveCount(
+      1
+    );
     await page.keyboard.press('z');
+    const readOnly = { version: 1, access: 'read' };
+    await expect
+      .poll(async () => [
+        await cellAccess(jupyter, 1),
+        await cellAccess(jupyter, 2)
+      ])
+      .toEqual([readOnly, readOnly]);
     await expect(marker(first, READ)).toBeVisible();
     await expect(marker(second, READ)).toBeVisible();
 
