@@ -273,18 +273,27 @@ export const IReviewStore = new Token<IReviewStore>(
 export type ProposeMode = 'direct' | 'propose';
 
 /**
- * Propose mode: the human's Direct/Propose switch and the proposals that
- * wait for their Accept or Deny. Only the human's commands and the Agent
- * panel change the mode; `jupyter_update_cell` stages proposals through
- * `propose` and never reports the mode itself.
+ * Propose mode: each notebook's Direct/Propose mode, the human's switch on
+ * the current notebook, and the proposals that wait for their Accept or
+ * Deny. The mode is stored in the notebook (shared by every browser of it);
+ * only the human's commands and the Agent panel change it;
+ * `jupyter_update_cell` reads the mode of the notebook it edits, stages
+ * proposals through `propose` and never reports the mode itself.
  */
 export interface IProposals {
-  /** The current mode. */
+  /** The current notebook's mode (the setting's mode when none is open). */
   readonly mode: ProposeMode;
-  /** Emitted when the mode changes. */
+  /** Whether a notebook is current, for the switch to act on. */
+  readonly hasNotebook: boolean;
+  /** A notebook's mode: its own, or the setting's when it stores none. */
+  modeOf(notebook: ISharedNotebook): ProposeMode;
+  /** Emitted when the current notebook's mode changes, or another notebook becomes current. */
   readonly modeChanged: ISignal<IProposals, ProposeMode>;
-  /** Switch the mode (the human's commands; saved as a setting when there are settings). */
-  setMode(mode: ProposeMode): void;
+  /**
+   * Switch the current notebook's mode (the human's commands), stored in
+   * the notebook; false when no notebook is current.
+   */
+  setMode(mode: ProposeMode): boolean;
   /** Emitted when a proposal is staged or settles. */
   readonly changed: ISignal<IProposals, IProposal>;
   /** The proposals waiting for the human. */

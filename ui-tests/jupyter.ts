@@ -70,10 +70,11 @@ export const KNOWN_NOISE: INoise[] = [
     uis: ['notebook'],
     type: 'error',
     text: /^Cannot read properties of null \(reading 'updateRenderOption'\)$/,
-    pageUrl: /\/tree/,
+    pageUrl: /\/(tree|notebooks\/)/,
     why:
-      'Notebook 7.6.5 logs this on the file browser page when a notebook opens ' +
-      'in a new tab (a double click does it too)'
+      'Notebook 7.6.5 logs this on the page a notebook is opened from, the file ' +
+      'browser or another notebook, when it opens in a new tab (a double click ' +
+      'does it too)'
   },
   {
     apps: ['lite'],

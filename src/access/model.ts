@@ -426,6 +426,9 @@ function entryToJSON(entry: IHistoryEntry): PartialJSONObject {
   return json;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** Whether a value is a JSON object (not null, not an array). */
+export function isPlainObject(
+  value: unknown
+): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -16,6 +16,7 @@ import type { PartialJSONObject } from '@lumino/coreutils';
 
 import {
   ACCESS_METADATA_KEY,
+  isPlainObject,
   readNotebookAccess,
   withNotebookAccess,
   type AgentAccess,
@@ -133,10 +134,6 @@ async function getNotebook(
     throw new Error(`"${path}" is not a notebook.`);
   }
   return model;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The channel the apps of this origin (browser tabs) share access on. */

@@ -249,7 +249,7 @@ export async function updateCell(
     args.expectedSourceHash,
     'Cell changed since it was read.'
   );
-  if (proposals?.mode === 'propose') {
+  if (proposals?.modeOf(notebook.model) === 'propose') {
     return proposeUpdate(notebook, args, call, proposals);
   }
   writeSource(notebook, cell, args.source, call);

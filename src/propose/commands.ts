@@ -1,13 +1,15 @@
 /**
- * The human's commands of Propose mode: toggle it, or set it to a mode. No
- * tool reaches them (tools call the semantic layer, never commands).
+ * The human's commands of Propose mode: toggle the current notebook's mode,
+ * or set it. No tool reaches them (tools call the semantic layer, never
+ * commands). With no notebook current they are disabled.
  */
 import type { CommandRegistry } from '@lumino/commands';
 import type { IDisposable } from '@lumino/disposable';
 import { DisposableSet } from '@lumino/disposable';
 import type { TranslationBundle } from '@jupyterlab/translation';
 
-import type { IProposals, ProposeMode } from '../tokens';
+import type { IProposals } from '../tokens';
+import { isProposeMode } from './notebook-mode';
 
 /** The ids of Propose mode's commands. */
 export namespace CommandIDs {
@@ -15,11 +17,6 @@ export namespace CommandIDs {
   export const toggleProposeMode = 'jupyterlite-webmcp:toggle-propose-mode';
   /** Set the mode: `{mode: 'direct' | 'propose'}`. */
   export const setProposeMode = 'jupyterlite-webmcp:set-propose-mode';
-}
-
-/** Whether a value is a mode. */
-export function isProposeMode(value: unknown): value is ProposeMode {
-  return value === 'direct' || value === 'propose';
 }
 
 /** Add the two commands; disposing the result removes them. */
@@ -44,9 +41,10 @@ export function addProposeCommands(
     commands.addCommand(CommandIDs.toggleProposeMode, {
       label: trans.__('Propose Mode for Agent Edits'),
       caption: trans.__(
-        "On: the agent's cell edits wait for your Accept or Deny. Off (Direct): they apply at once."
+        "For this notebook: on, the agent's cell edits wait for your Accept or Deny; off (Direct), they apply at once."
       ),
       isToggled: () => proposals.mode === 'propose',
+      isEnabled: () => proposals.hasNotebook,
       describedBy: { args: { type: 'object', properties: {} } },
       execute: () => {
         proposals.setMode(proposals.mode === 'propose' ? 'direct' : 'propose');
@@ -66,6 +64,7 @@ export function addProposeCommands(
           ? trans.__("The agent's cell edits apply at once.")
           : trans.__("The agent's cell edits wait for your Accept or Deny."),
       isToggled: args => args.mode === proposals.mode,
+      isEnabled: () => proposals.hasNotebook,
       describedBy: {
         args: {
           type: 'object',

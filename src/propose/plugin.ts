@@ -1,9 +1,11 @@
 /**
  * Propose mode: provides `IProposals`, the human's commands (palette too)
- * and the inline review blocks. The mode is the `mode` setting of this
- * plugin (schema/propose.json): the switch and the commands write it, so it
- * survives a reload, and `overrides.json` sets the default of a deployment.
- * Without a settings registry the mode lives as long as the page.
+ * and the inline review blocks. Each notebook stores its own mode
+ * (notebook-mode.ts): the switch and the commands write the current
+ * notebook's, so it travels with the file and is shared under real-time
+ * collaboration. The `mode` setting of this plugin (schema/propose.json) is
+ * the mode of notebooks that store none: a deployment sets it in
+ * `overrides.json`.
  */
 import type {
   JupyterFrontEnd,
@@ -17,7 +19,8 @@ import { DisposableSet } from '@lumino/disposable';
 
 import { IProposals } from '../tokens';
 import { ProposalBlocks } from './blocks';
-import { addProposeCommands, CommandIDs, isProposeMode } from './commands';
+import { addProposeCommands, CommandIDs } from './commands';
+import { isProposeMode } from './notebook-mode';
 import { ProposalService } from './service';
 
 /** The plugin's id, which is also its settings' id. */
@@ -43,37 +46,22 @@ export const proposePlugin: JupyterFrontEndPlugin<IProposals> = {
     const set = new DisposableSet();
     active = set;
     const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
-    let settings: ISettingRegistry.ISettings | null = null;
-    // saves of the human's switches in flight: the settings read back while
-    // one is pending may be an older save's echo, never newer than the switch
-    let saving = 0;
-    const read = () => {
-      const mode = settings?.get('mode').composite;
-      if (saving === 0 && isProposeMode(mode)) {
-        service.applyMode(mode);
-      }
-    };
     const service = new ProposalService({
-      persist: mode => {
-        if (!settings) {
-          return;
-        }
-        saving++;
-        settings
-          .set('mode', mode)
-          .catch((reason: unknown) => {
-            console.warn('jupyterlite-webmcp: could not save the mode', reason);
-          })
-          .finally(() => {
-            saving--;
-            read();
-          });
+      notebooks: {
+        current: () => tracker.currentWidget?.model?.sharedModel ?? null,
+        currentChanged: tracker.currentChanged
       }
     });
     set.add(service);
     if (registry) {
       try {
-        settings = await registry.load(PROPOSE_PLUGIN_ID);
+        const settings = await registry.load(PROPOSE_PLUGIN_ID);
+        const read = () => {
+          const mode = settings.get('mode').composite;
+          if (isProposeMode(mode)) {
+            service.setDefaultMode(mode);
+          }
+        };
         read();
         settings.changed.connect(read);
       } catch (reason) {

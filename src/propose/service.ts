@@ -1,17 +1,22 @@
 /**
- * The Propose mode service: the human's Direct/Propose switch, and the
- * proposals waiting in open notebooks, each watched for what ends it
- * without the human: the call's abort signal (withdrawn), the cell deleted,
- * the notebook's last view closed, the notebook renamed or moved
- * (auto-denied, the reason saying which).
+ * The Propose mode service: each notebook's Direct/Propose mode (stored in
+ * the notebook, see notebook-mode.ts; the setting's mode where it stores
+ * none), the human's switch on the current notebook, and the proposals
+ * waiting in open notebooks, each watched for what ends it without the
+ * human: the call's abort signal (withdrawn), the cell deleted, the
+ * notebook's last view closed, the notebook renamed or moved (auto-denied,
+ * the reason saying which).
  */
+import type { ISharedNotebook } from '@jupyter/ydoc';
 import { PathExt } from '@jupyterlab/coreutils';
 import type { DocumentRegistry } from '@jupyterlab/docregistry';
 import type { INotebookModel } from '@jupyterlab/notebook';
 import { type ISignal, Signal } from '@lumino/signaling';
 
 import { ToolError } from '../common/errors';
+import { ACCESS_METADATA_KEY } from '../access/model';
 import type { IProposals, ProposeMode } from '../tokens';
+import { readNotebookMode, setNotebookMode } from './notebook-mode';
 import {
   type AutoDenyCause,
   type IProposal,
@@ -23,16 +28,33 @@ type Context = DocumentRegistry.IContext<INotebookModel>;
 
 export class ProposalService implements IProposals {
   constructor(options: ProposalService.IOptions = {}) {
-    this._mode = options.mode ?? 'direct';
-    this._persist = options.persist ?? null;
+    this._defaultMode = options.mode ?? 'direct';
+    this._notebooks = options.notebooks ?? null;
     this._store.changed.connect(
       (_, proposal) => this._changed.emit(proposal),
       this
     );
+    this._notebooks?.currentChanged.connect(this._follow, this);
+    this._follow();
   }
 
+  /** The current notebook's mode; the setting's mode with none open. */
   get mode(): ProposeMode {
-    return this._mode;
+    const current = this._notebooks?.current() ?? null;
+    return current ? this.modeOf(current) : this._defaultMode;
+  }
+
+  /** Whether there is a current notebook for the switch to act on. */
+  get hasNotebook(): boolean {
+    return (this._notebooks?.current() ?? null) !== null;
+  }
+
+  /** A notebook's mode: its own, or the setting's when it stores none. */
+  modeOf(notebook: ISharedNotebook): ProposeMode {
+    return (
+      readNotebookMode(notebook.getMetadata(ACCESS_METADATA_KEY)) ??
+      this._defaultMode
+    );
   }
 
   get modeChanged(): ISignal<this, ProposeMode> {
@@ -48,19 +70,26 @@ export class ProposalService implements IProposals {
     return this._store;
   }
 
-  setMode(mode: ProposeMode): void {
-    this.applyMode(mode);
-    this._persist?.(mode);
+  setMode(mode: ProposeMode): boolean {
+    const current = this._notebooks?.current() ?? null;
+    if (!current || (mode !== 'direct' && mode !== 'propose')) {
+      return false;
+    }
+    // stored even when it equals the setting's mode, so the notebook keeps
+    // it when the setting (or another person's) says otherwise
+    setNotebookMode(current, mode);
+    this._emitIfChanged();
+    return true;
   }
 
-  /** Take a mode without saving it (a settings change read back). */
-  applyMode(mode: ProposeMode): void {
-    if (mode !== 'direct' && mode !== 'propose') {
-      return;
-    }
-    if (mode !== this._mode) {
-      this._mode = mode;
-      this._modeChanged.emit(mode);
+  /** The mode of notebooks that store none (the `mode` setting). */
+  setDefaultMode(mode: ProposeMode): void {
+    if (
+      (mode === 'direct' || mode === 'propose') &&
+      mode !== this._defaultMode
+    ) {
+      this._defaultMode = mode;
+      this._emitIfChanged();
     }
   }
 
@@ -146,11 +175,40 @@ export class ProposalService implements IProposals {
       return;
     }
     this._store.dispose();
+    this._watched?.metadataChanged.disconnect(this._emitIfChanged, this);
+    this._watched = null;
     Signal.clearData(this);
   }
 
-  private _mode: ProposeMode;
-  private _persist: ((mode: ProposeMode) => void) | null;
+  /** Watch the current notebook's metadata (another person's switch too). */
+  private _follow(): void {
+    const current = this._notebooks?.current() ?? null;
+    if (current === this._watched) {
+      this._emitIfChanged();
+      return;
+    }
+    this._watched?.metadataChanged.disconnect(this._emitIfChanged, this);
+    this._watched = current;
+    current?.metadataChanged.connect(this._emitIfChanged, this);
+    // another notebook (or none): announced even in the same mode, since
+    // whether the switch has a notebook to act on may have changed
+    this._shown = this.mode;
+    this._modeChanged.emit(this._shown);
+  }
+
+  private _emitIfChanged(): void {
+    const mode = this.mode;
+    if (mode !== this._shown) {
+      this._shown = mode;
+      this._modeChanged.emit(mode);
+    }
+  }
+
+  private _defaultMode: ProposeMode;
+  private _notebooks: ProposalService.INotebooks | null;
+  private _watched: ISharedNotebook | null = null;
+  /** The mode last announced by `modeChanged`. */
+  private _shown: ProposeMode | null = null;
   private _store = new ProposalStore();
   private _keys = new WeakMap<Context, string>();
   private _keyCount = 0;
@@ -159,10 +217,16 @@ export class ProposalService implements IProposals {
 }
 
 export namespace ProposalService {
+  /** The notebooks the human's switch acts on: the current one. */
+  export interface INotebooks {
+    current(): ISharedNotebook | null;
+    readonly currentChanged: ISignal<unknown, unknown>;
+  }
+
   export interface IOptions {
-    /** The mode to start in (default Direct). */
+    /** The mode of notebooks that store none (default Direct). */
     mode?: ProposeMode;
-    /** Saves a mode the human chose (the settings), if any. */
-    persist?: ((mode: ProposeMode) => void) | null;
+    /** The current notebook; without it, the switch has nothing to act on. */
+    notebooks?: INotebooks | null;
   }
 }

@@ -1,7 +1,8 @@
 /**
- * The Direct/Propose switch of the Agent panel's header: a button with the
- * switch role, checked in Propose mode, that runs the toggle command, so the
- * mouse, the keyboard (Space, Enter) and the palette do the same thing.
+ * The Direct/Propose switch of the Agent panel's header, for the current
+ * notebook: a button with the switch role, checked in Propose mode, that
+ * runs the toggle command, so the mouse, the keyboard (Space, Enter) and the
+ * palette do the same thing. With no notebook open it is disabled.
  */
 import {
   nullTranslator,
@@ -51,14 +52,20 @@ export class ProposeModeToggle extends Widget {
   private _render(): void {
     const mode: ProposeMode = this._proposals.mode;
     const on = mode === 'propose';
+    const enabled = this._proposals.hasNotebook;
     this._button.setAttribute('aria-checked', on ? 'true' : 'false');
-    this._button.title = on
+    this._button.setAttribute('aria-disabled', enabled ? 'false' : 'true');
+    this._button.title = !enabled
       ? this._trans.__(
-          'Propose mode is on: agent edits of a cell wait for your Accept or Deny. Click for Direct mode.'
+          'Open a notebook to choose its mode: each notebook keeps its own.'
         )
-      : this._trans.__(
-          'Direct mode: agent edits apply at once. Click for Propose mode, where they wait for your review.'
-        );
+      : on
+        ? this._trans.__(
+            "Propose mode is on for this notebook: the agent's edits of its cells wait for your Accept or Deny. Click for Direct mode."
+          )
+        : this._trans.__(
+            "Direct mode for this notebook: the agent's edits apply at once. Click for Propose mode, where they wait for your review."
+          );
     this.toggleClass('jp-mod-active', on);
   }
 

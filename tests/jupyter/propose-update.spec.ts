@@ -14,6 +14,8 @@ import { sourceHash } from '../../src/common/hash';
 import { updateCell } from '../../src/jupyter/edit';
 import type { NotebookResolver } from '../../src/jupyter/notebook';
 import { LIMITS } from '../../src/limits';
+import { setNotebookMode } from '../../src/propose/notebook-mode';
+import { ProposalService } from '../../src/propose/service';
 import { ProposalStore } from '../../src/propose/store';
 import type { IProposals, ProposeMode } from '../../src/tokens';
 import { silenceKnownWarnings } from '../quiet';
@@ -35,10 +37,16 @@ class FakeProposals implements IProposals {
   constructor(public mode: ProposeMode) {}
   store = new ProposalStore();
   requests: IProposals.IRequest[] = [];
+  hasNotebook = true;
   modeChanged = new Signal<this, ProposeMode>(this);
   changed = new Signal<this, never>(this);
-  setMode(mode: ProposeMode): void {
+  /** Every notebook in the one mode: the service's own rule is tested apart. */
+  modeOf(): ProposeMode {
+    return this.mode;
+  }
+  setMode(mode: ProposeMode): boolean {
     this.mode = mode;
+    return true;
   }
   pending() {
     return this.store.pending();
@@ -69,6 +77,11 @@ class FakeProposals implements IProposals {
     const [proposal] = this.store.pending();
     return proposal.id;
   }
+}
+
+/** The real service, notebooks in Direct mode unless they store a mode. */
+function directService(): ProposalService {
+  return new ProposalService({ mode: 'direct' });
 }
 
 describe('updateCell in Propose mode', () => {
@@ -223,6 +236,61 @@ describe('updateCell in Propose mode', () => {
     });
     expect(proposals.pending()).toEqual([]);
     expect(cell(0).getSource()).toBe('x = 1');
+  });
+
+  it("the edited notebook's own mode decides, not the current one's", async () => {
+    const service = directService();
+    // the parts of a panel's context the service watches while one waits
+    const panel = {
+      isDisposed: false,
+      context: {
+        path: 'work/a.ipynb',
+        localPath: 'work/a.ipynb',
+        model: { isDisposed: false, cells: { changed: new Signal({}) } },
+        disposed: new Signal({}),
+        pathChanged: new Signal({})
+      }
+    };
+    const withPanel = {
+      resolveLive: async () => ({
+        ...(await resolver.resolveLive(null, 'write')),
+        panel
+      })
+    } as unknown as NotebookResolver;
+    try {
+      setNotebookMode(notebook, 'propose');
+      const edited = updateCell(
+        withPanel,
+        {
+          cellId: 'c1',
+          source: 'x = 2',
+          expectedSourceHash: sourceHash('code', 'x = 1')
+        },
+        call(),
+        service
+      );
+      await flush();
+      expect(service.pending().map(p => p.cellId)).toEqual(['c1']);
+      expect(cell(0).getSource()).toBe('x = 1');
+      service.deny(service.pending()[0].id, null);
+      expect(await edited).toMatchObject({ status: 'denied' });
+      setNotebookMode(notebook, 'direct');
+      service.setDefaultMode('propose');
+      const direct = await updateCell(
+        resolver,
+        {
+          cellId: 'c1',
+          source: 'x = 3',
+          expectedSourceHash: sourceHash('code', 'x = 1')
+        },
+        call(),
+        service
+      );
+      expect(direct).not.toHaveProperty('status');
+      expect(cell(0).getSource()).toBe('x = 3');
+    } finally {
+      service.dispose();
+    }
   });
 
   it('in Direct mode writes at once, as without the service', async () => {

@@ -22,6 +22,8 @@ const TOOLS = ['jupyter_get_cells', UPDATE];
 const SET_MODE = 'jupyterlite-webmcp:set-propose-mode';
 const TRACKER = '@jupyterlab/notebook-extension:tracker';
 const BLOCK_NAME = 'Agent proposes a change to this cell';
+const PROPOSE_PLUGIN = 'jupyterlite-webmcp:propose';
+const ACCESS_KEY = 'jupyterlite_webmcp';
 
 interface ICell {
   id: string;
@@ -189,17 +191,66 @@ test.describe('Propose mode', () => {
     );
     await expect(toggle).toHaveAttribute('aria-checked', 'true');
 
-    // no tool reads or changes the mode
+    // no tool reads or changes the mode: none is named for it, and what
+    // the agent reads of the notebook does not carry it
     const names = await agent.toolNames();
     expect(names.filter(name => /propos|mode/i.test(name))).toEqual([]);
+    for (const tool of ['jupyter_get_context', 'jupyter_get_cells']) {
+      const read = await agent.call(tool);
+      expect(read.isError, read.text).toBe(false);
+      expect(read.text).not.toMatch(/proposeMode/);
+    }
 
-    // a reload keeps Propose mode (it is a setting)
+    // the notebook stores its mode: saved in the file, kept by a reload
     await human.save();
+    const saved = await jupyter.readNotebook(path);
+    expect(saved.metadata[ACCESS_KEY]).toMatchObject({
+      proposeMode: 'propose'
+    });
     await page.reload();
     await jupyter.waitForApp();
     await human.openNotebook(path, { kernel: false });
     const again = await modeSwitch(jupyter, human);
     await expect(again).toHaveAttribute('aria-checked', 'true');
+
+    // another notebook has its own: the setting's mode (Direct) until the
+    // person switches it, and the setting moves only notebooks storing none
+    const other = await jupyter.createNotebook(
+      'other.ipynb',
+      notebookOf([codeCell('o', 'o = 1')])
+    );
+    await human.openNotebook(other, { kernel: false });
+    const otherSwitch = await modeSwitch(jupyter, human);
+    await expect(otherSwitch).toHaveAttribute('aria-checked', 'false');
+    await human.setSetting(PROPOSE_PLUGIN, 'mode', 'propose');
+    await expect(otherSwitch).toHaveAttribute('aria-checked', 'true');
+    const otherRead = await agent.call<{ cells: ICell[] }>(
+      'jupyter_get_cells',
+      { notebookPath: other }
+    );
+    const waits = await agent.start<IDenied>(UPDATE, {
+      notebookPath: other,
+      cellId: 'o',
+      source: 'o = 2',
+      expectedSourceHash: otherRead.structured!.cells[0].sourceHash
+    });
+    const otherBlock = await block(jupyter, 0);
+    await expect(otherBlock).toBeVisible();
+    await otherBlock.getByRole('button', { name: 'Deny' }).click();
+    expect((await waits.settled()).result!.structured).toMatchObject({
+      status: 'denied'
+    });
+    await human.setSetting(PROPOSE_PLUGIN, 'mode', 'direct');
+    await expect(otherSwitch).toHaveAttribute('aria-checked', 'false');
+    // the setting changed no notebook: the other one still stores nothing
+    expect(
+      await jupyter.page.evaluate(
+        ([p, key]) =>
+          window.uiTests.findNotebook(p)!.model!.sharedModel.getMetadata(key) ??
+          null,
+        [other, ACCESS_KEY] as const
+      )
+    ).toBeNull();
   });
 
   test('accept, deny with and without a reason, a second proposal, a human edit during review', async ({
