@@ -4,7 +4,7 @@
  *
  * Every method acts on the current notebook unless `path` is given.
  */
-import { expect } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 
 import type { ICellRun, ICellView, INotebookState } from './page-helpers';
 import type { IOpenOptions, JupyterApp } from './jupyter';
@@ -21,6 +21,24 @@ export class Human {
 
   private get _page() {
     return this._jupyter.page;
+  }
+
+  /**
+   * Makes the current notebook's first cell active (a click on its prompt),
+   * opens the Agent panel from the palette and returns the panel header's
+   * Propose mode switch, which acts on that notebook.
+   */
+  async proposeSwitch(): Promise<Locator> {
+    await (
+      await this._jupyter.cell(0)
+    )
+      .locator('.jp-InputPrompt')
+      .first()
+      .click({ position: { x: 20, y: 6 } });
+    await this.runFromPalette('Open Agent Panel', /^Open Agent Panel/);
+    const panel = this._page.locator('#jp-agent-panel');
+    await expect(panel).toBeVisible();
+    return panel.getByRole('switch', { name: 'Propose mode' });
   }
 
   /**

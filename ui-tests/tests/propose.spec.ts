@@ -87,20 +87,6 @@ async function block(jupyter: JupyterApp, index: number): Promise<Locator> {
   return (await jupyter.cell(index)).getByRole('region', { name: BLOCK_NAME });
 }
 
-/** Opens the Agent panel from the palette and returns its mode switch. */
-async function modeSwitch(jupyter: JupyterApp, human: Human): Promise<Locator> {
-  await (
-    await jupyter.cell(0)
-  )
-    .locator('.jp-InputPrompt')
-    .first()
-    .click({ position: { x: 20, y: 6 } });
-  await human.runFromPalette('Open Agent Panel', /^Open Agent Panel/);
-  const panel = jupyter.page.locator('#jp-agent-panel');
-  await expect(panel).toBeVisible();
-  return panel.getByRole('switch', { name: 'Propose mode' });
-}
-
 /**
  * Keeps every tool the page registers, so a test can call a registered
  * `execute` as the WebMCP runtime does, with a signal it controls, and read
@@ -166,7 +152,7 @@ test.describe('Propose mode', () => {
     await expect(page.getByRole('region', { name: BLOCK_NAME })).toHaveCount(0);
 
     // the header switch, by mouse and by keyboard
-    const toggle = await modeSwitch(jupyter, human);
+    const toggle = await human.proposeSwitch();
     await expect(toggle).toHaveAttribute('aria-checked', 'false');
     await toggle.click();
     await expect(toggle).toHaveAttribute('aria-checked', 'true');
@@ -210,7 +196,7 @@ test.describe('Propose mode', () => {
     await page.reload();
     await jupyter.waitForApp();
     await human.openNotebook(path, { kernel: false });
-    const again = await modeSwitch(jupyter, human);
+    const again = await human.proposeSwitch();
     await expect(again).toHaveAttribute('aria-checked', 'true');
 
     // another notebook has its own: the setting's mode (Direct) until the
@@ -220,7 +206,7 @@ test.describe('Propose mode', () => {
       notebookOf([codeCell('o', 'o = 1')])
     );
     await human.openNotebook(other, { kernel: false });
-    const otherSwitch = await modeSwitch(jupyter, human);
+    const otherSwitch = await human.proposeSwitch();
     await expect(otherSwitch).toHaveAttribute('aria-checked', 'false');
     await human.setSetting(PROPOSE_PLUGIN, 'mode', 'propose');
     await expect(otherSwitch).toHaveAttribute('aria-checked', 'true');
@@ -729,7 +715,7 @@ test.describe('Propose mode', () => {
     );
     await human.openNotebook(path, { kernel: false });
     expect(await agent.hasModelContext()).toBe(false);
-    const toggle = await modeSwitch(jupyter, human);
+    const toggle = await human.proposeSwitch();
     await expect(toggle).toHaveAttribute('aria-checked', 'false');
     await toggle.click();
     await expect(toggle).toHaveAttribute('aria-checked', 'true');

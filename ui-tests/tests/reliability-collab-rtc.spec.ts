@@ -9,34 +9,17 @@
  *
  * Counts: 210 operations in CI and in the full run (the row's figure).
  */
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 
-import { Agent } from '../agent';
 import { expect, test } from '../fixtures';
-import { Human } from '../human';
 import { IMPLEMENTED } from '../implemented';
-import { JupyterApp } from '../jupyter';
 import { codeCell, notebookOf } from '../notebook-content';
-import { installPageHelpers } from '../page-helpers';
+import { secondPerson } from '../second-person';
 import { recordFigure, since } from '../reliability/figures';
 
 const CELLS = 20;
 const REVIEW_KEY = 'jupyterlite_webmcp_review';
 
-async function personB(browser: Browser, first: JupyterApp, baseURL: string) {
-  const context = await browser.newContext({ baseURL });
-  await context.addInitScript(installPageHelpers);
-  const page = await context.newPage();
-  const jupyter = new JupyterApp({
-    context,
-    page,
-    kind: 'lab',
-    ui: 'lab',
-    baseURL,
-    dir: `${first.dir}-b`
-  });
-  return { jupyter, human: new Human(jupyter), agent: new Agent(jupyter) };
-}
 
 /** JSON with object keys sorted: a Yjs map keeps no key order. */
 function canonical(value: unknown): string {
@@ -93,7 +76,7 @@ test('two browsers and an agent at once: both browsers and the file agree', asyn
       Array.from({ length: CELLS }, (_, i) => codeCell(`r${i}`, `s${i} = ${i}`))
     )
   );
-  const b = await personB(browser, jupyter, baseURL!);
+  const b = await secondPerson(browser, jupyter, baseURL!);
   const problems: string[] = [];
   let ops = 0;
   const started = Date.now();

@@ -43,14 +43,14 @@
  * No cell is touched, so there is no provenance to repeat; the cells are
  * checked to be the same ones, once each, in both browsers and in the file.
  */
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type { INotebookContent } from '@jupyterlab/nbformat';
 
-import { Agent } from '../agent';
+import { type Agent } from '../agent';
 import { expect, test } from '../fixtures';
-import { Human } from '../human';
-import { JupyterApp } from '../jupyter';
-import { installPageHelpers } from '../page-helpers';
+import { type Human } from '../human';
+import { type JupyterApp } from '../jupyter';
+import { secondPerson } from '../second-person';
 
 const REVIEW_KEY = 'jupyterlite_webmcp_review';
 const CELLS = 10;
@@ -125,33 +125,6 @@ function notebookContent(): INotebookContent {
   };
 }
 
-/** A second person: a browser context of its own on the same server. */
-async function secondPerson(
-  browser: Browser,
-  first: JupyterApp,
-  baseURL: string
-): Promise<IPerson> {
-  const context = await browser.newContext({ baseURL });
-  await context.addInitScript(installPageHelpers);
-  const page = await context.newPage();
-  // a directory name of its own gives it a workspace of its own; it creates
-  // no file, the notebook is the first person's
-  const jupyter = new JupyterApp({
-    context,
-    page,
-    kind: 'lab',
-    ui: 'lab',
-    baseURL,
-    dir: `${first.dir}-b`
-  });
-  return {
-    tag: 'B',
-    jupyter,
-    human: new Human(jupyter),
-    agent: new Agent(jupyter),
-    page
-  };
-}
 
 /** The collaboration facts of a page: identity, and whether RTC is on. */
 async function collaboration(page: Page, path: string) {
@@ -845,7 +818,10 @@ test.describe('review threads under real-time collaboration', () => {
     await jupyter.open();
     const path = await jupyter.createNotebook('rtc.ipynb', notebookContent());
     const a: IPerson = { tag: 'A', jupyter, human, agent, page: jupyter.page };
-    const b = await secondPerson(browser, jupyter, baseURL!);
+    const b: IPerson = {
+      tag: 'B',
+      ...(await secondPerson(browser, jupyter, baseURL!))
+    };
     try {
       await b.jupyter.open();
       for (const person of [a, b]) {
