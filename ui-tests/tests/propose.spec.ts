@@ -135,6 +135,9 @@ test.describe('Propose mode', () => {
     human,
     agent
   }) => {
+    // a reload and a second notebook (a new tab in Notebook 7) on top of
+    // the switch's steps: more than the default minute on a loaded machine
+    test.setTimeout(120_000);
     const path = await openNotebook(jupyter, human, agent, 'modes.ipynb');
     const page = jupyter.page;
 
