@@ -274,7 +274,12 @@ export class Human {
     ref: INotebookRef = {}
   ): Promise<void> {
     const cell = await this._jupyter.cell(index, ref.path ?? null);
-    await cell.locator('.jp-InputPrompt').first().click();
+    // clicked again when a cell above, rendering late, moved it away from
+    // under the pointer (the person sees the wrong cell selected)
+    await expect(async () => {
+      await cell.locator('.jp-InputPrompt').first().click();
+      await expect(cell).toHaveClass(/jp-mod-active/, { timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
     await this._page.keyboard.press('Escape');
     await this._page.keyboard.press(keys);
   }
