@@ -12,7 +12,10 @@
  * process never delivers its messages), and a reply that cannot come must
  * not be waited for forever. So a run gives up on a kernel that has been out
  * of reach for KERNEL_REACH_TIMEOUT_MS without a break, and at once on a dead
- * one, which never comes back.
+ * one, which never comes back. The bound counts only once the connection has
+ * heard from a kernel (its first `kernel_info` reply): before that the kernel
+ * is still starting (JupyterLite boots Pyodide in the page, which can take
+ * longer), and a run waits for it as the person's own Run would.
  */
 import { type Kernel } from '@jupyterlab/services';
 import { type IDisposable } from '@lumino/disposable';
@@ -56,6 +59,11 @@ export class KernelReach implements IDisposable {
     _kernel.statusChanged.connect(this._check, this);
     _kernel.connectionStatusChanged.connect(this._check, this);
     _kernel.disposed.connect(this._check, this);
+    const answered = () => {
+      this._answered = true;
+      this._check();
+    };
+    _kernel.info.then(answered, answered);
     this._check();
   }
 
@@ -150,7 +158,7 @@ export class KernelReach implements IDisposable {
       }
     } else if (this._kernel.isDisposed || this._kernel.status === 'dead') {
       this._markLost();
-    } else if (!this._isLost && this._timer === null) {
+    } else if (this._answered && !this._isLost && this._timer === null) {
       this._timer = setTimeout(() => {
         this._timer = null;
         this._markLost();
@@ -181,6 +189,8 @@ export class KernelReach implements IDisposable {
     }
   }
 
+  /** Whether the connection has heard from a kernel (its first kernel_info). */
+  private _answered = false;
   private _isLost = false;
   private _lost = new PromiseDelegate<void>();
   private _timer: ReturnType<typeof setTimeout> | null = null;

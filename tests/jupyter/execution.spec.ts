@@ -297,6 +297,22 @@ describe('runCells: a kernel the page cannot reach', () => {
     });
   });
 
+  it('a kernel still starting (never answered yet) is waited for past the bound, as a person’s Run would', async () => {
+    notebook = new KernelLessNotebook([code('c1')]);
+    notebook.kernel = new FakeConnection('unknown', 'connected', {
+      booting: true
+    });
+    const controller = new AbortController();
+    const outcome = outcomeOf(
+      notebook.run({ cellIds: ['c1'] }, controller.signal)
+    );
+    await jest.advanceTimersByTimeAsync(3 * KERNEL_REACH_TIMEOUT_MS);
+    expect(outcome.value).toBeUndefined();
+    controller.abort();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(outcome.value).toMatchObject({ error: 'ABORTED' });
+  });
+
   it('an abort while it waits for the kernel is ABORTED', async () => {
     notebook = new KernelLessNotebook([code('c1')]);
     notebook.kernel = new FakeConnection('unknown', 'connecting');

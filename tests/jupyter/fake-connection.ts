@@ -21,13 +21,23 @@ export class FakeConnection {
   isDisposed = false;
   /** The shell requests sent, by message type. */
   readonly sent: string[] = [];
+  /** The first kernel_info reply; answered unless the kernel is `booting`. */
+  readonly infoReply = new PromiseDelegate<void>();
 
   constructor(
     status: Kernel.Status = 'idle',
-    connectionStatus: Kernel.ConnectionStatus = 'connected'
+    connectionStatus: Kernel.ConnectionStatus = 'connected',
+    options: { booting?: boolean } = {}
   ) {
     this.status = status;
     this.connectionStatus = connectionStatus;
+    if (!options.booting) {
+      this.infoReply.resolve();
+    }
+  }
+
+  get info(): Promise<void> {
+    return this.infoReply.promise;
   }
 
   get connection(): Kernel.IKernelConnection {

@@ -99,6 +99,22 @@ describe('KernelReach', () => {
     reach.dispose();
   });
 
+  it('waits without a bound for a kernel that has never answered (still starting), then counts from its answer', async () => {
+    // JupyterLite: the page's socket is up at once, Pyodide boots behind it
+    const kernel = new FakeConnection('unknown', 'connected', {
+      booting: true
+    });
+    const reach = new KernelReach(kernel.connection, 1000);
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(reach.isLost).toBe(false);
+    kernel.infoReply.resolve(); // booted; its status messages were lost
+    await jest.advanceTimersByTimeAsync(999);
+    expect(reach.isLost).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(reach.isLost).toBe(true);
+    reach.dispose();
+  });
+
   it('is lost at once when the kernel dies', async () => {
     const kernel = new FakeConnection('busy');
     const reach = new KernelReach(kernel.connection, 1000);
