@@ -8,6 +8,7 @@ import { type KernelMessage } from '@jupyterlab/services';
 
 import { LIMITS } from '../limits';
 import { type KernelActivity } from './kernel-activity';
+import { type KernelReach } from './kernel-reach';
 import { outputSummary, serializeOutput } from './outputs';
 import { type ITarget } from './run-targets';
 import { boundChars } from '../common/text';
@@ -27,6 +28,8 @@ export interface ICellRunResult {
 /** What every target of one call shares. */
 export interface IRunContext {
   activity: KernelActivity | null;
+  /** Whether the page can reach the kernel; set when `activity` is. */
+  reach: KernelReach | null;
   /** The message ids of the requests this call sent. */
   ours: Set<string>;
   signal: AbortSignal;
@@ -91,7 +94,14 @@ export async function executeCode(
       )
     };
   }
-  if (!(await activity.waitForOwnTurn(ours, signal))) {
+  const turn = await ownTurn(activity, context.reach, ours, signal);
+  if (turn === 'lost') {
+    return {
+      stoppedByAbort: false,
+      result: unreachable(target, index, context.reach!, false)
+    };
+  }
+  if (turn === 'aborted') {
     return {
       stoppedByAbort: true,
       result: skipped(
@@ -148,18 +158,30 @@ export async function executeCode(
   };
   activity.started.connect(onStarted);
   signal.addEventListener('abort', onAbort);
-  let settled: KernelMessage.IExecuteReplyMsg | 'queued' | undefined;
+  // A kernel the page cannot reach for the whole bound will not reply: the
+  // cell ends with an inline error instead of a wait for ever.
+  const lost = context.reach
+    ? context.reach.lost.then(() => 'lost' as const)
+    : new Promise<never>(() => undefined);
+  let settled: KernelMessage.IExecuteReplyMsg | 'queued' | 'lost' | undefined;
   try {
     settled = await Promise.race([
       reply.then(
         message => message ?? undefined,
         () => undefined
       ),
-      queuedBehindOthers
+      queuedBehindOthers,
+      lost
     ]);
   } finally {
     signal.removeEventListener('abort', onAbort);
     activity.started.disconnect(onStarted);
+  }
+  if (settled === 'lost' && !widget.isDisposed && widget.model) {
+    return {
+      stoppedByAbort: false,
+      result: unreachable(target, index, context.reach!, true, widget)
+    };
   }
   if (settled === 'queued') {
     return {
@@ -185,7 +207,12 @@ export async function executeCode(
       )
     };
   }
-  const result = codeResult(target, index, widget, settled);
+  const result = codeResult(
+    target,
+    index,
+    widget,
+    settled === 'lost' ? undefined : settled
+  );
   if (interrupted && result.status === 'ok') {
     result.outputSummary = boundChars(
       `Interrupt requested, but this kernel ran the cell to completion. ${result.outputSummary}`,
@@ -193,6 +220,84 @@ export async function executeCode(
     ).text;
   }
   return { result, stoppedByAbort: interrupted && result.status === 'error' };
+}
+
+/**
+ * Wait until the kernel is free of work that is not this call's, as
+ * `KernelActivity.waitForOwnTurn` does, but not past the moment the kernel
+ * is lost (out of reach for the whole bound): the probe that tells whether
+ * earlier work is done is answered by a kernel the page can reach.
+ */
+async function ownTurn(
+  activity: KernelActivity,
+  reach: KernelReach | null,
+  ours: ReadonlySet<string>,
+  signal: AbortSignal
+): Promise<'turn' | 'aborted' | 'lost'> {
+  if (signal.aborted) {
+    return 'aborted';
+  }
+  if (reach?.isLost) {
+    return 'lost';
+  }
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal.addEventListener('abort', onAbort);
+  let lost = false;
+  void reach?.lost.then(() => {
+    lost = true;
+    stop.abort();
+  });
+  try {
+    if (await activity.waitForOwnTurn(ours, stop.signal)) {
+      return 'turn';
+    }
+    return lost && !signal.aborted ? 'lost' : 'aborted';
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * The inline error of a cell whose kernel was lost: never sent, or sent with
+ * no reply (it may still run if the connection comes back).
+ */
+function unreachable(
+  target: ITarget,
+  index: number,
+  reach: KernelReach,
+  sent: boolean,
+  widget?: CodeCell
+): ICellRunResult {
+  const { kernelStatus, connectionStatus } = reach.state;
+  const dead = kernelStatus === 'dead';
+  const why = dead
+    ? 'the kernel is dead'
+    : `the kernel could not be reached for ${reach.timeoutSeconds} s ` +
+      `(kernel status '${kernelStatus}', connection '${connectionStatus}')`;
+  const what = !sent
+    ? `Not run: ${why}, so the cell was never sent.`
+    : dead
+      ? 'No reply: the kernel died while the cell ran.'
+      : `No reply: ${why} while the cell ran; if the connection comes back, the cell may still finish.`;
+  const evalue = `${what} Restart the kernel with jupyter_kernel_action (every variable is lost), or wait and run again.`;
+  if (widget) {
+    const result = codeResult(target, index, widget, undefined, evalue);
+    result.outputSummary = boundChars(
+      `${what} ${result.outputSummary}`,
+      LIMITS.MAX_SUMMARY_CHARS
+    ).text;
+    return result;
+  }
+  return {
+    cellId: target.cellId,
+    index,
+    status: 'error',
+    outputSummary: what,
+    ename: 'Error',
+    evalue,
+    traceback: ''
+  };
 }
 
 /**
@@ -228,7 +333,8 @@ function codeResult(
   target: ITarget,
   index: number,
   widget: CodeCell,
-  reply: KernelMessage.IExecuteReplyMsg | undefined
+  reply: KernelMessage.IExecuteReplyMsg | undefined,
+  noReply = 'No reply.'
 ): ICellRunResult {
   const outputs = widget.model.outputs.toJSON() as nbformat.IOutput[];
   const result: ICellRunResult = {
@@ -250,7 +356,7 @@ function codeResult(
         ename: content?.ename ?? (status === 'aborted' ? 'Aborted' : 'Error'),
         evalue:
           content?.evalue ??
-          (reply ? 'The kernel aborted the execution.' : 'No reply.'),
+          (reply ? 'The kernel aborted the execution.' : noReply),
         traceback: content?.traceback ?? []
       }
     );

@@ -7,7 +7,10 @@
  * request is sent only when the kernel is not executing someone else's work;
  * until then it waits here, where an abort can still withdraw it. An abort
  * interrupts the kernel only while this call's own request is the one
- * executing, as the kernel's status messages say.
+ * executing, as the kernel's status messages say. A kernel the page cannot
+ * reach is waited for up to KERNEL_REACH_TIMEOUT_MS, never for ever: before
+ * anything ran the call answers KERNEL_UNAVAILABLE, after that the cell it
+ * reached ends with an inline error.
  */
 import { type CodeCell, type MarkdownCell } from '@jupyterlab/cells';
 
@@ -24,6 +27,7 @@ import {
 } from './execute-cell';
 import { settledKernel } from './kernel';
 import { KernelActivity } from './kernel-activity';
+import { KernelReach } from './kernel-reach';
 import { cellIndexOf } from './model-index';
 import {
   notebookAccess,
@@ -51,6 +55,23 @@ export interface IRunResult {
 
 function aborted(): ToolError {
   return new ToolError('ABORTED', 'The call was aborted before any cell ran.');
+}
+
+/** The error of a call whose kernel stayed out of reach before any cell ran. */
+function unreachableKernel(path: string, reach: KernelReach): ToolError {
+  const { kernelStatus, connectionStatus } = reach.state;
+  const why =
+    kernelStatus === 'dead'
+      ? 'the kernel is dead'
+      : `the page has had no working connection to it for ${reach.timeoutSeconds} s ` +
+        `(kernel status '${kernelStatus}', connection '${connectionStatus}'); ` +
+        'it may have died and be restarting';
+  return new ToolError(
+    'KERNEL_UNAVAILABLE',
+    `The notebook's kernel cannot be reached: ${why}. No cell was run. ` +
+      'Restart the kernel with jupyter_kernel_action (every variable is lost), or wait and run again.',
+    { path, kernelStatus, connectionStatus }
+  );
 }
 
 /**
@@ -85,9 +106,13 @@ export async function runCells(
     );
   }
   const stopOnError = args.stopOnError ?? true;
+  // The activity's probe goes out first: its answer is also what tells a
+  // connection that has just come back what the kernel is doing.
   const activity = kernel ? new KernelActivity(kernel) : null;
+  const reach = kernel ? new KernelReach(kernel) : null;
   const context: IRunContext = {
     activity,
+    reach,
     ours: new Set<string>(),
     signal,
     stop: null,
@@ -98,6 +123,18 @@ export async function runCells(
   let failed = false;
   let abortStopped = false;
   try {
+    // A kernel the page cannot reach (its connection down, or no word from
+    // it since it came back) is waited for, but not past the bound: then
+    // the call answers before anything ran, instead of waiting for ever.
+    if (wantsKernel && reach && !reach.reachable) {
+      const outcome = await reach.whenReachable(signal);
+      if (outcome === 'aborted') {
+        throw aborted();
+      }
+      if (outcome === 'lost') {
+        throw unreachableKernel(notebook.path, reach);
+      }
+    }
     for (const target of targets) {
       if (signal.aborted) {
         context.stop = 'abort';
@@ -119,6 +156,7 @@ export async function runCells(
     }
   } finally {
     activity?.dispose();
+    reach?.dispose();
   }
   // `aborted` only when the abort stopped something: a signal that fires
   // after the last cell finished leaves the status the results give.

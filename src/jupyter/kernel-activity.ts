@@ -10,9 +10,11 @@
  * `debugInfo`) reports busy and idle while a cell still executes. So a probe
  * (`kernel_info_request`) goes out on the shell channel, which handles one
  * request at a time in order: its reply means everything sent before it is
- * done.
+ * done. The shell reply is what says so: the probe does not also wait for the
+ * request's `idle` on iopub, which a connection that has just come back can
+ * lose (the kernel then works, and the probe would never end).
  */
-import { type Kernel, type KernelMessage } from '@jupyterlab/services';
+import { type Kernel, KernelMessage } from '@jupyterlab/services';
 import { type IDisposable } from '@lumino/disposable';
 import { Signal, type ISignal } from '@lumino/signaling';
 
@@ -29,11 +31,7 @@ export type KernelWork =
 export class KernelActivity implements IDisposable {
   constructor(private readonly _kernel: Kernel.IKernelConnection) {
     _kernel.iopubMessage.connect(this._onIOPub, this);
-    _kernel.requestKernelInfo().then(
-      () => this._backlogDone(),
-      // A kernel that went away has no backlog left either.
-      () => this._backlogDone()
-    );
+    this._probe();
   }
 
   /** Emitted with its message id when an execute request starts executing. */
@@ -132,6 +130,33 @@ export class KernelActivity implements IDisposable {
       }
     }
     this._wake();
+  }
+
+  /**
+   * Send the `kernel_info_request` whose shell reply ends the unknown
+   * backlog. A kernel that went away (the send throws, or the request is
+   * dropped with its future) has no backlog left either.
+   */
+  private _probe(): void {
+    const done = () => this._backlogDone();
+    let future: Kernel.IShellFuture;
+    try {
+      future = this._kernel.sendShellMessage(
+        KernelMessage.createMessage({
+          msgType: 'kernel_info_request',
+          channel: 'shell',
+          session: this._kernel.clientId,
+          username: this._kernel.username,
+          content: {}
+        }),
+        true
+      );
+    } catch {
+      done();
+      return;
+    }
+    future.onReply = done;
+    future.done.then(done, done);
   }
 
   private _backlogDone(): void {

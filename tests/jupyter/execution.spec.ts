@@ -13,7 +13,9 @@ import {
   type ILiveNotebook,
   type NotebookResolver
 } from '../../src/jupyter/notebook';
+import { KERNEL_REACH_TIMEOUT_MS } from '../../src/jupyter/kernel-reach';
 import { silenceKnownWarnings } from '../quiet';
+import { FakeConnection } from './fake-connection';
 import { code, markdown } from './ymodel';
 
 silenceKnownWarnings();
@@ -24,9 +26,14 @@ interface IWidgetDouble {
   rendered: boolean;
 }
 
-/** A notebook open in a panel whose session has no kernel and starts none. */
+/**
+ * A notebook open in a panel whose session has no kernel and starts none,
+ * unless the test attaches a fake kernel connection (`kernel`).
+ */
 class KernelLessNotebook {
   readonly model = YNotebook.create();
+  /** The kernel connection attached to the session, if any. */
+  kernel: FakeConnection | null = null;
   readonly widgets: IWidgetDouble[] = [];
   /** The document's context: its path changes when the file is renamed. */
   readonly context = { localPath: 'run.ipynb' };
@@ -59,7 +66,7 @@ class KernelLessNotebook {
       release: () => undefined,
       panel: {
         sessionContext: {
-          session: null,
+          session: this.kernel ? { kernel: this.kernel.connection } : null,
           isDisposed: false,
           // settled without a kernel: the human picked none
           kernelDisplayStatus: 'unknown'
@@ -232,5 +239,131 @@ describe('runCells: the status after an abort', () => {
     expect(
       await errorOf(notebook.run({ cellIds: ['m1'] }, controller.signal))
     ).toMatchObject({ error: 'ABORTED' });
+  });
+});
+
+describe('runCells: a kernel the page cannot reach', () => {
+  beforeEach(() => {
+    jest.useFakeTimers();
+  });
+
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  /** The call's outcome once it settles: its result or its error. */
+  function outcomeOf(promise: Promise<unknown>): { value?: unknown } {
+    const outcome: { value?: unknown } = {};
+    promise.then(
+      result => (outcome.value = result),
+      error => (outcome.value = normalizeError(error))
+    );
+    return outcome;
+  }
+
+  it('answers KERNEL_UNAVAILABLE once the bound has passed with no word from the kernel, having run nothing', async () => {
+    notebook = new KernelLessNotebook([markdown('m1'), code('c1')]);
+    // the server restarted the kernel; the page's connection is up again
+    // but has not heard from the new process
+    notebook.kernel = new FakeConnection('unknown', 'connected');
+    const outcome = outcomeOf(notebook.run({ cellIds: ['m1', 'c1'] }));
+    await jest.advanceTimersByTimeAsync(KERNEL_REACH_TIMEOUT_MS - 1);
+    expect(outcome.value).toBeUndefined();
+    await jest.advanceTimersByTimeAsync(1);
+    expect(outcome.value).toEqual({
+      error: 'KERNEL_UNAVAILABLE',
+      message: expect.stringContaining('jupyter_kernel_action'),
+      path: 'run.ipynb',
+      kernelStatus: 'unknown',
+      connectionStatus: 'connected'
+    });
+    // nothing ran: not even the markdown cell of the same call
+    expect(notebook.widgets[0].rendered).toBe(false);
+    expect(notebook.reported).toEqual([]);
+    // the probe was the only request sent
+    expect(notebook.kernel.sent).toEqual(['kernel_info_request']);
+  });
+
+  it('answers at once for a dead kernel', async () => {
+    notebook = new KernelLessNotebook([code('c1')]);
+    notebook.kernel = new FakeConnection('busy');
+    notebook.kernel.die();
+    const outcome = outcomeOf(notebook.run({ cellIds: ['c1'] }));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(outcome.value).toMatchObject({
+      error: 'KERNEL_UNAVAILABLE',
+      message: expect.stringContaining('the kernel is dead'),
+      kernelStatus: 'dead'
+    });
+  });
+
+  it('a kernel still starting (never answered yet) is waited for past the bound, as a person’s Run would', async () => {
+    notebook = new KernelLessNotebook([code('c1')]);
+    notebook.kernel = new FakeConnection('unknown', 'connected', {
+      booting: true
+    });
+    const controller = new AbortController();
+    const outcome = outcomeOf(
+      notebook.run({ cellIds: ['c1'] }, controller.signal)
+    );
+    await jest.advanceTimersByTimeAsync(3 * KERNEL_REACH_TIMEOUT_MS);
+    expect(outcome.value).toBeUndefined();
+    controller.abort();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(outcome.value).toMatchObject({ error: 'ABORTED' });
+  });
+
+  it('an abort while it waits for the kernel is ABORTED', async () => {
+    notebook = new KernelLessNotebook([code('c1')]);
+    notebook.kernel = new FakeConnection('unknown', 'connecting');
+    const controller = new AbortController();
+    const outcome = outcomeOf(
+      notebook.run({ cellIds: ['c1'] }, controller.signal)
+    );
+    await jest.advanceTimersByTimeAsync(5000);
+    controller.abort();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(outcome.value).toMatchObject({ error: 'ABORTED' });
+  });
+
+  it('a kernel lost while a cell waits for its turn ends that cell inline, unsent, and the next at once', async () => {
+    notebook = new KernelLessNotebook([code('c1'), code('c2')]);
+    const kernel = new FakeConnection('unknown', 'connecting');
+    notebook.kernel = kernel;
+    const outcome = outcomeOf(
+      notebook.run({ cellIds: ['c1', 'c2'], stopOnError: false })
+    );
+    // it comes back within the bound: the call goes on to its first cell,
+    // which waits for the probe's answer (earlier work may still run)
+    await jest.advanceTimersByTimeAsync(KERNEL_REACH_TIMEOUT_MS - 1000);
+    kernel.setConnectionStatus('connected');
+    kernel.setStatus('busy');
+    await jest.advanceTimersByTimeAsync(KERNEL_REACH_TIMEOUT_MS);
+    expect(outcome.value).toBeUndefined();
+    expect(notebook.reported).toEqual(['running:c1']);
+    // then the connection drops and does not come back
+    kernel.setConnectionStatus('connecting');
+    await jest.advanceTimersByTimeAsync(KERNEL_REACH_TIMEOUT_MS);
+    const result = outcome.value as Awaited<
+      ReturnType<KernelLessNotebook['run']>
+    >;
+    expect(result.status).toBe('error');
+    expect(result.results).toEqual([
+      {
+        cellId: 'c1',
+        index: 0,
+        status: 'error',
+        outputSummary: expect.stringMatching(/^Not run: .*never sent/),
+        ename: 'Error',
+        evalue: expect.stringContaining('jupyter_kernel_action'),
+        traceback: ''
+      },
+      expect.objectContaining({ cellId: 'c2', index: 1, status: 'error' })
+    ]);
+    expect(result.results[0].evalue).toContain(
+      "kernel status 'unknown', connection 'connecting'"
+    );
+    // no execute request was sent for either cell
+    expect(kernel.sent).toEqual(['kernel_info_request']);
   });
 });

@@ -5,18 +5,57 @@ import type { Kernel, KernelMessage } from '@jupyterlab/services';
 import { KernelActivity } from '../../src/jupyter/kernel-activity';
 
 /**
+ * A kernel_info request the test answers: `resolve` is its shell reply (the
+ * iopub `idle` that would end its future may never come), `reject` drops it
+ * with its future, as a kernel that goes away does.
+ */
+class Probe {
+  readonly msgType: string;
+  onReply: (msg: unknown) => void = () => undefined;
+  readonly done = new PromiseDelegate<void>();
+
+  constructor(msg: KernelMessage.IShellMessage) {
+    this.msgType = msg.header.msg_type;
+  }
+
+  resolve(): void {
+    this.onReply({});
+  }
+
+  reject(error: Error): void {
+    this.done.reject(error);
+  }
+}
+
+/**
  * The part of a kernel connection KernelActivity uses: its iopub messages and
  * a kernel_info request whose reply the test controls.
  */
 class FakeKernel {
   readonly iopubMessage = new Signal<this, KernelMessage.IIOPubMessage>(this);
+  readonly clientId = 'client-1';
+  readonly username = 'person';
   status: Kernel.Status = 'idle';
-  probes: PromiseDelegate<void>[] = [];
+  probes: Probe[] = [];
+  /** Whether sending fails at once (a dead kernel throws). */
+  dead = false;
 
-  requestKernelInfo(): Promise<void> {
-    const probe = new PromiseDelegate<void>();
+  sendShellMessage(msg: KernelMessage.IShellMessage, expectReply: boolean) {
+    if (this.dead) {
+      throw new Error('Kernel is dead');
+    }
+    expect(expectReply).toBe(true);
+    const probe = new Probe(msg);
     this.probes.push(probe);
-    return probe.promise;
+    return {
+      get onReply() {
+        return probe.onReply;
+      },
+      set onReply(cb: (msg: unknown) => void) {
+        probe.onReply = cb;
+      },
+      done: probe.done.promise
+    };
   }
 
   /** A `status` message on iopub for the request `msgId` of `msgType`. */
@@ -47,6 +86,7 @@ describe('KernelActivity', () => {
     const kernel = new FakeKernel();
     const activity = activityOn(kernel);
     expect(kernel.probes).toHaveLength(1);
+    expect(kernel.probes[0].msgType).toBe('kernel_info_request');
     expect(activity.work).toEqual({ kind: 'unknown' });
     expect(activity.busyWithOtherWork(new Set())).toBe(true);
 
@@ -136,6 +176,30 @@ describe('KernelActivity', () => {
     await settle();
     expect(other.busyWithOtherWork(new Set())).toBe(false);
     other.dispose();
+
+    const dead = new FakeKernel();
+    dead.dead = true;
+    const third = activityOn(dead);
+    await settle();
+    expect(third.busyWithOtherWork(new Set())).toBe(false);
+    third.dispose();
+  });
+
+  it('ends the unknown backlog on the probe’s shell reply, without its iopub idle', async () => {
+    // a connection that has just come back can lose the probe's `idle`: the
+    // shell reply alone says everything sent before it is done
+    const kernel = new FakeKernel();
+    const activity = activityOn(kernel);
+    let turn: boolean | null = null;
+    void activity
+      .waitForOwnTurn(new Set(), new AbortController().signal)
+      .then(value => (turn = value));
+    await settle();
+    expect(turn).toBeNull();
+    kernel.probes[0].resolve(); // the reply; `done` never settles
+    await settle();
+    expect(turn).toBe(true);
+    activity.dispose();
   });
 
   it('releases its waiters and stops listening when disposed', async () => {
