@@ -274,6 +274,11 @@ export class AccessMarkers {
     return this._panel;
   }
 
+  /** How many cell models it follows: at most the notebook's cells. */
+  get followedCells(): number {
+    return this._cells.size;
+  }
+
   dispose(): void {
     if (this._isDisposed) {
       return;
@@ -312,18 +317,36 @@ export class AccessMarkers {
 
   private _onCellsChanged(
     _: unknown,
-    change: {
-      oldValues: readonly ICellModel[];
-      newValues: readonly ICellModel[];
-    }
+    change: { type: string; newValues: readonly ICellModel[] }
   ): void {
-    for (const cell of change.oldValues) {
-      if (this._cells.delete(cell)) {
-        cell.metadataChanged.disconnect(this._onCellMetadata, this);
-      }
+    if (change.type === 'remove' || change.type === 'clear') {
+      this._forgetRemovedCells();
     }
     if (change.newValues.length > 0) {
       this._renderCells();
+    }
+  }
+
+  /**
+   * Stop following the cells no longer in the notebook. JupyterLab's cell
+   * list announces a removal with `oldValues` all `undefined` (the models
+   * are already gone from it), so the followed set is compared with the
+   * notebook's cells instead; a model kept here would keep the deleted
+   * cell's shared model, and its Yjs content, alive with the panel.
+   */
+  private _forgetRemovedCells(): void {
+    const model = this._model;
+    const present = new Set<ICellModel>();
+    if (model && !model.isDisposed) {
+      for (const cell of model.cells) {
+        present.add(cell);
+      }
+    }
+    for (const cell of this._cells) {
+      if (!present.has(cell)) {
+        this._cells.delete(cell);
+        cell.metadataChanged.disconnect(this._onCellMetadata, this);
+      }
     }
   }
 

@@ -165,6 +165,42 @@ describe('AccessMarkers on a real NotebookPanel', () => {
     expect(shown()[2]).toBe('Read-only for agent');
   });
 
+  it('lets go of deleted cells: it follows at most the cells there are', async () => {
+    await open([code('a', 'read'), code('b')]);
+    expect(markers.followedCells).toBe(2);
+    // inserted and deleted, as an agent's burst and the person's cleanup do
+    for (let round = 0; round < 50; round++) {
+      shared().insertCell(1, { cell_type: 'code', source: `x = ${round}` });
+      shared().insertCell(0, {
+        cell_type: 'markdown',
+        source: '',
+        metadata: { [ACCESS_METADATA_KEY]: { version: 1, access: 'none' } }
+      });
+      expect(markers.followedCells).toBe(4);
+      shared().deleteCell(2);
+      shared().deleteCell(0);
+    }
+    expect(markers.followedCells).toBe(2);
+    // several at once, in one transaction; then a move (a delete and an insert)
+    shared().insertCells(1, [
+      { cell_type: 'code', source: '1' },
+      { cell_type: 'code', source: '2' }
+    ]);
+    shared().transact(() => {
+      shared().deleteCellRange(1, 3);
+    });
+    panel.content.activeCellIndex = 0;
+    NotebookActions.moveDown(panel.content);
+    expect(shared().cells.map(cell => cell.id)).toEqual(['b', 'a']);
+    expect(markers.followedCells).toBe(2);
+    // the cells that stay are still followed
+    shared().cells[0].setMetadata(ACCESS_METADATA_KEY, {
+      version: 1,
+      access: 'read'
+    });
+    expect(shown()).toEqual(['Read-only for agent', 'Read-only for agent']);
+  });
+
   it('shows the notebook access in the toolbar, and cycles it when pressed', async () => {
     await open([code('a')]);
     expect([...panel.toolbar.names()].includes(TOOLBAR_ITEM_NAME)).toBe(true);
