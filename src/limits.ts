@@ -94,5 +94,11 @@ export const LIMITS = {
   MAX_STORED_MESSAGES_PER_THREAD: 200,
 
   /** A Propose-mode deny reason. */
-  MAX_DENY_REASON_BYTES: 2 * 1024
+  MAX_DENY_REASON_BYTES: 2 * 1024,
+
+  /**
+   * How long `jupyter_run_cells` waits, without a break, for a kernel the
+   * page cannot reach before it answers (src/jupyter/kernel-reach.ts).
+   */
+  KERNEL_REACH_TIMEOUT_MS: 30 * 1000
 } as const;

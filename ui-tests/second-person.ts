@@ -38,5 +38,10 @@ export async function secondPerson(
     baseURL,
     dir: `${first.dir}-b`
   });
-  return { jupyter, human: new Human(jupyter), agent: new Agent(jupyter), page };
+  return {
+    jupyter,
+    human: new Human(jupyter),
+    agent: new Agent(jupyter),
+    page
+  };
 }

@@ -21,12 +21,14 @@ import { type Kernel } from '@jupyterlab/services';
 import { type IDisposable } from '@lumino/disposable';
 import { PromiseDelegate } from '@lumino/coreutils';
 
+import { LIMITS } from '../limits';
+
 /**
  * How long a run waits, without a break, for a kernel the page cannot reach
  * before it answers that the kernel is unavailable. A kernel the server
  * restarted is reachable again within a few seconds, ten on a loaded machine.
  */
-export const KERNEL_REACH_TIMEOUT_MS = 30_000;
+export const KERNEL_REACH_TIMEOUT_MS = LIMITS.KERNEL_REACH_TIMEOUT_MS;
 
 /** The kernel statuses of a connection that has heard from its kernel. */
 const LIVE: ReadonlySet<Kernel.Status> = new Set<Kernel.Status>([

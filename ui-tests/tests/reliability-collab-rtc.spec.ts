@@ -20,7 +20,6 @@ import { recordFigure, since } from '../reliability/figures';
 const CELLS = 20;
 const REVIEW_KEY = 'jupyterlite_webmcp_review';
 
-
 /** JSON with object keys sorted: a Yjs map keeps no key order. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_, v: unknown) =>

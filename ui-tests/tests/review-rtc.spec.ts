@@ -125,7 +125,6 @@ function notebookContent(): INotebookContent {
   };
 }
 
-
 /** The collaboration facts of a page: identity, and whether RTC is on. */
 async function collaboration(page: Page, path: string) {
   return page.evaluate(async p => {
