@@ -55,9 +55,12 @@ export interface IPendingCall<T = unknown> {
   /**
    * Aborts the call's signal only while cell `index` of the current
    * notebook is still running, checked in the same page task as the abort;
-   * whether it aborted.
+   * whether it aborted. With `lastOutput`, a cell whose outputs already hold
+   * that text counts as ended: the page marks a cell done only on its
+   * execute reply, after the kernel's `idle` that can already have given
+   * the agent its turn.
    */
-  abortWhileRunning(index: number): Promise<boolean>;
+  abortWhileRunning(index: number, lastOutput?: string): Promise<boolean>;
   /** Resolves when the caller's promise settles: a result, or the error it got. */
   settled(): Promise<ISettledCall<T>>;
 }
@@ -338,13 +341,24 @@ export class Agent {
             .controller.abort();
         }, id);
       },
-      abortWhileRunning: async (index: number) =>
+      abortWhileRunning: async (index: number, lastOutput?: string) =>
         page.evaluate(
-          ([callId, cellIndex]) => {
+          ([callId, cellIndex, last]) => {
             const model = window.uiTests.findNotebook(null)?.content.widgets[
               cellIndex
-            ]?.model as { executionState?: string } | undefined;
+            ]?.model as
+              | {
+                  executionState?: string;
+                  outputs?: { toJSON(): unknown[] };
+                }
+              | undefined;
             if (model?.executionState !== 'running') {
+              return false;
+            }
+            if (
+              last !== null &&
+              JSON.stringify(model.outputs?.toJSON() ?? []).includes(last)
+            ) {
               return false;
             }
             (window as unknown as Holder).uiTestsCalls
@@ -352,7 +366,7 @@ export class Agent {
               .controller.abort();
             return true;
           },
-          [id, index] as const
+          [id, index, lastOutput ?? null] as const
         ),
       settled: async () => {
         const settled = await page.evaluate(
