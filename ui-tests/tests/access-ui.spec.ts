@@ -409,6 +409,15 @@ test.describe('agent access, set by the human', () => {
   }) => {
     await jupyter.open();
     const path = await jupyter.addFixture('simple.ipynb', 'closed.ipynb');
+    // the test polls the file while the extension writes it, and
+    // jupyter_server writes a notebook in place (its atomic_writing keeps a
+    // copy to restore on failure, it does not write elsewhere and rename):
+    // a read in between answers 400 "Unreadable Notebook", which the
+    // browser logs, and the poll reads again (seen once in notebook, in a
+    // fresh-clone run)
+    jupyter.expectConsoleErrorsFor(
+      /\/api\/contents\/.*\/closed\.ipynb\?content=1/
+    );
 
     // right-click → read
     await fileMenu(jupyter, 'closed.ipynb');
