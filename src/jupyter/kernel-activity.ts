@@ -18,6 +18,8 @@ import { type Kernel, KernelMessage } from '@jupyterlab/services';
 import { type IDisposable } from '@lumino/disposable';
 import { Signal, type ISignal } from '@lumino/signaling';
 
+import { WakeUp } from '../common/wake-up';
+
 /** The request a kernel is busy with, as far as its messages tell. */
 export type KernelWork =
   | { kind: 'idle' }
@@ -78,15 +80,7 @@ export class KernelActivity implements IDisposable {
       if (signal.aborted || this._disposed) {
         return false;
       }
-      await new Promise<void>(resolve => {
-        const done = () => {
-          signal.removeEventListener('abort', done);
-          this._waiters.delete(done);
-          resolve();
-        };
-        signal.addEventListener('abort', done);
-        this._waiters.add(done);
-      });
+      await this._wakeUp.next(signal);
     }
     return !signal.aborted;
   }
@@ -168,14 +162,12 @@ export class KernelActivity implements IDisposable {
   }
 
   private _wake(): void {
-    for (const waiter of [...this._waiters]) {
-      waiter();
-    }
+    this._wakeUp.wake();
   }
 
   private readonly _executing = new Set<string>();
   private _unknown = true;
   private _disposed = false;
   private _started = new Signal<this, string>(this);
-  private _waiters = new Set<() => void>();
+  private readonly _wakeUp = new WakeUp();
 }

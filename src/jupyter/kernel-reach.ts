@@ -21,6 +21,7 @@ import { type Kernel } from '@jupyterlab/services';
 import { type IDisposable } from '@lumino/disposable';
 import { PromiseDelegate } from '@lumino/coreutils';
 
+import { WakeUp } from '../common/wake-up';
 import { LIMITS } from '../limits';
 
 /**
@@ -119,15 +120,7 @@ export class KernelReach implements IDisposable {
       if (this._isLost || this._disposed) {
         return 'lost';
       }
-      await new Promise<void>(resolve => {
-        const done = () => {
-          signal.removeEventListener('abort', done);
-          this._waiters.delete(done);
-          resolve();
-        };
-        signal.addEventListener('abort', done);
-        this._waiters.add(done);
-      });
+      await this._wakeUp.next(signal);
     }
   }
 
@@ -186,9 +179,7 @@ export class KernelReach implements IDisposable {
   }
 
   private _wake(): void {
-    for (const waiter of [...this._waiters]) {
-      waiter();
-    }
+    this._wakeUp.wake();
   }
 
   /** Whether the connection has heard from a kernel (its first kernel_info). */
@@ -197,5 +188,5 @@ export class KernelReach implements IDisposable {
   private _lost = new PromiseDelegate<void>();
   private _timer: ReturnType<typeof setTimeout> | null = null;
   private _disposed = false;
-  private _waiters = new Set<() => void>();
+  private readonly _wakeUp = new WakeUp();
 }
