@@ -24,13 +24,13 @@ export class Human {
   }
 
   /**
-   * Makes the current notebook's first cell active (a click on its prompt),
-   * opens the Agent panel from the palette and returns the panel header's
-   * Propose mode switch, which acts on that notebook.
+   * Makes the notebook's first cell active (a click on its prompt), which
+   * makes the notebook current, opens the Agent panel from the palette and
+   * returns the panel header's Propose mode switch, which acts on it.
    */
-  async proposeSwitch(): Promise<Locator> {
+  async proposeSwitch(ref: INotebookRef = {}): Promise<Locator> {
     await (
-      await this._jupyter.cell(0)
+      await this._jupyter.cell(0, ref.path ?? null)
     )
       .locator('.jp-InputPrompt')
       .first()

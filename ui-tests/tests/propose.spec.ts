@@ -209,7 +209,10 @@ test.describe('Propose mode', () => {
       notebookOf([codeCell('o', 'o = 1')])
     );
     await human.openNotebook(other, { kernel: false });
-    const otherSwitch = await human.proposeSwitch();
+    // its own cell clicked: the notebook opened last may become current
+    // only after a late activation, and a click on the first one's cell
+    // would keep that one current
+    const otherSwitch = await human.proposeSwitch({ path: other });
     await expect(otherSwitch).toHaveAttribute('aria-checked', 'false');
     await human.setSetting(PROPOSE_PLUGIN, 'mode', 'propose');
     await expect(otherSwitch).toHaveAttribute('aria-checked', 'true');
