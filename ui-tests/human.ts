@@ -43,11 +43,13 @@ export class Human {
 
   /**
    * Opens the command palette with its shortcut, types `text` and clicks
-   * the item whose label matches `label`. After a notebook opens, the app activates it again,
-   * sometimes late (when its session comes up, later still in JupyterLite),
-   * which takes the focus from a modal palette opened just before, and the
-   * palette closes, even between the item showing and the click: it is
-   * opened again until the click lands, as a person would.
+   * the item whose label matches `label`. JupyterLab closes its modal
+   * palette whenever any command runs, and runs one of its own
+   * (`helpmenu:get-kernel`) on every change of the sessions list, so while
+   * a notebook's kernel starts (later still in JupyterLite); a late
+   * activation of the notebook takes the palette's focus too, which closes
+   * it as well. It can close even between the item showing and the click:
+   * it is opened again until the click lands, as a person would.
    */
   async runFromPalette(text: string, label: RegExp): Promise<void> {
     const page = this._page;

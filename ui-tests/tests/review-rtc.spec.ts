@@ -275,13 +275,43 @@ async function waitForFocus(locator: Locator): Promise<void> {
   await element?.dispose();
 }
 
+/**
+ * Keeps, in the page, the last 20 commands run, with the time, for
+ * `runFromPaletteByKeyboard` to say why the palette closed under the
+ * person's fingers (the palette closes itself on any command run).
+ */
+async function recordCommandsRun(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { commandsRun: string[] }).commandsRun = seen;
+    window.uiTests.app().commands.commandExecuted.connect((_, { id }) => {
+      seen.push(`${id} at ${Math.round(performance.now())} ms`);
+      seen.splice(0, seen.length - 20);
+    });
+  });
+}
+
+/** The commands `recordCommandsRun` saw, and the time now. */
+async function commandsRun(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      `${(
+        (window as unknown as { commandsRun?: string[] }).commandsRun ?? []
+      ).join(', ')}; now ${Math.round(performance.now())} ms`
+  );
+}
+
 /** How often a person pressed the palette's shortcut again (see below). */
 let paletteAgain = 0;
 
 /**
  * Runs a command from the command palette by keyboard alone: its shortcut,
  * the command's name typed, Enter on the item the search put first. The
- * palette closes when something else takes the focus; if it is not open
+ * palette closes when something else takes the focus, and whenever any
+ * command runs (JupyterLab's `ModalCommandPalette` listens to every
+ * `commandExecuted`; JupyterLab itself runs `helpmenu:get-kernel` on each
+ * change of the sessions list, so while a kernel starts). The test lets the
+ * kernel settle before the people start; if the palette is still not open
  * with the focus in it a moment after the shortcut, the person presses the
  * shortcut again (before typing: keys typed with the palette closed would
  * reach the notebook).
@@ -314,11 +344,22 @@ async function runFromPaletteByKeyboard(
     expect(attempt, 'the command palette opens').toBeLessThan(5);
   }
   await page.keyboard.type(label);
-  await expect(
-    page.locator(
-      '.lm-CommandPalette-item.lm-mod-active:visible .lm-CommandPalette-itemLabel'
-    )
-  ).toHaveText(label);
+  const active = page.locator(
+    '.lm-CommandPalette-item.lm-mod-active:visible .lm-CommandPalette-itemLabel'
+  );
+  const shown = await expect(active)
+    .toHaveText(label)
+    .then(
+      () => null,
+      (error: Error) => error
+    );
+  if (shown) {
+    // why, in the report: a palette closed by a command run meanwhile
+    // sent the rest of the typed keys to the notebook
+    throw new Error(
+      `"${label}" is not the palette's active item; the last commands run: ${await commandsRun(page)}.\n${shown.message}`
+    );
+  }
   await page.keyboard.press('Enter');
 }
 
@@ -824,8 +865,21 @@ test.describe('review threads under real-time collaboration', () => {
     try {
       await b.jupyter.open();
       for (const person of [a, b]) {
-        await person.human.openNotebook(path, { kernel: false });
+        // the kernel up and idle: while a session changes, JupyterLab runs
+        // a command of its own (its Help menu's `helpmenu:get-kernel`, on
+        // every change of the sessions list), and any command run closes a
+        // modal palette the person has open (see runFromPaletteByKeyboard)
+        await person.human.openNotebook(path);
         await person.agent.waitForTools(TOOLS);
+      }
+      for (const person of [a, b]) {
+        // each page's list of sessions as it now stays (B's connection to
+        // the kernel counted): read now, not at the next poll, when the
+        // people are typing
+        await person.page.evaluate(() =>
+          window.uiTests.app().serviceManager.sessions.refreshRunning()
+        );
+        await recordCommandsRun(person.page);
       }
 
       // one shared document, two identities
