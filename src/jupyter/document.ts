@@ -2,7 +2,9 @@
  * Whole-notebook operations: `jupyter_save_notebook` and
  * `jupyter_export_notebook`.
  */
+import { signalToPromise } from '@jupyterlab/coreutils';
 import type * as nbformat from '@jupyterlab/nbformat';
+import { type ISignal } from '@lumino/signaling';
 import { type ISharedCodeCell, type ISharedNotebook } from '@jupyter/ydoc';
 
 import { contentsFailure, contentsStatus } from '../common/contents-errors';
@@ -44,13 +46,21 @@ export async function saveNotebook(
   try {
     // JupyterLab's own save asks the person, in a modal, what to do with a
     // file changed on disk, and waits for them: a call would wait with it.
+    const margin = env.docManager.lastModifiedCheckMargin;
     const disk = await diskStamp(env, context.path);
     if (
       disk &&
-      changedOnDisk(
-        context.contentsModel,
-        disk,
-        env.docManager.lastModifiedCheckMargin
+      changedOnDisk(context.contentsModel, disk, margin) &&
+      !(
+        context.model.collaborative &&
+        (await caughtUpWithFile({
+          fileChanged: context.fileChanged,
+          pageStamp: () => context.contentsModel,
+          diskStamp: () => diskStamp(env, context.path),
+          disk,
+          marginMs: margin,
+          waitMs: COLLABORATIVE_SAVE_CATCH_UP_MS
+        }))
       )
     ) {
       throw new ToolError(
@@ -106,6 +116,55 @@ export function changedOnDisk(
     new Date(disk.last_modified).getTime() -
     new Date(client.last_modified).getTime();
   return newer > marginMs;
+}
+
+/**
+ * How long an agent's save of a collaborative notebook waits for the page to
+ * hear of the server's own latest save of it (see `caughtUpWithFile`).
+ */
+export const COLLABORATIVE_SAVE_CATCH_UP_MS = 5000;
+
+/**
+ * Under real-time collaboration the server writes the shared document to
+ * the file itself, a moment after each change, and loads a change made to
+ * the file by anything else into the document. The page hears of each of
+ * those writes a moment later still: the document's `hash` state changes,
+ * the page reads the file's new stamp, and the context's contents model
+ * takes it (`fileChanged`). A file newer than the page's stamp is then most
+ * often that write on its way, and JupyterLab's save, which compares the
+ * same stamps, would ask the person about it in a modal.
+ *
+ * Waits until the page's stamp matches the file again: compared after each
+ * change of the page's stamp (the file read again each time, as the server
+ * may have written again), and once more when `waitMs` have passed. True
+ * when they match; never waits longer than `waitMs` and one read.
+ */
+export async function caughtUpWithFile(options: {
+  fileChanged: ISignal<unknown, unknown>;
+  pageStamp: () => IFileStamp | null;
+  diskStamp: () => Promise<IFileStamp | null>;
+  /** The file's stamp as last read. */
+  disk: IFileStamp;
+  marginMs: number;
+  waitMs: number;
+}): Promise<boolean> {
+  const { pageStamp, marginMs } = options;
+  const deadline = Date.now() + options.waitMs;
+  let disk: IFileStamp | null = options.disk;
+  while (disk && changedOnDisk(pageStamp(), disk, marginMs)) {
+    const left = deadline - Date.now();
+    const heard =
+      left > 0 &&
+      (await signalToPromise(options.fileChanged, left).then(
+        () => true,
+        () => false
+      ));
+    disk = await options.diskStamp();
+    if (!heard) {
+      return !disk || !changedOnDisk(pageStamp(), disk, marginMs);
+    }
+  }
+  return true;
 }
 
 /** The file's stamp on disk, or null when nothing is there (a save makes it). */
