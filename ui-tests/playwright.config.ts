@@ -298,7 +298,13 @@ export default defineConfig<IAppOptions>({
         testIgnore: undefined,
         testMatch: RTC_SPECS,
         grepInvert: /@no-webmcp\b|@lite-only\b/,
-        timeout: 180_000
+        timeout: 180_000,
+        // one at a time: the tests share the server, whose sessions list
+        // every page polls; a kernel of one test starting or running
+        // changes it, JupyterLab then runs `helpmenu:get-kernel`, and any
+        // command run closes the modal palette a person of another test is
+        // typing into (review-rtc.spec.ts)
+        workers: 1
       }
     ),
     // a desktop agent's path: an MCP client over stdio drives each bridge,
