@@ -262,11 +262,16 @@ export function defineBridgeSuite(kind: BridgeKind): void {
         results: { status: string; outputSummary: string }[];
       }>('jupyter_run_cells', { cellIds: [id] })
       .then(result => (order.push('run'), result));
+    // running, and the kernel busy with it as the page knows: the page
+    // marks the cell running when it sends the request, and hears the
+    // kernel's `busy` a moment later (a read in between says `idle`: one
+    // fresh-clone run under load)
     await expect
-      .poll(async () =>
-        (await jupyter.cellRuns(notebookPath)).some(
-          cell => cell.id === id && cell.running
-        )
+      .poll(
+        async () =>
+          (await jupyter.cellRuns(notebookPath)).some(
+            cell => cell.id === id && cell.running
+          ) && (await jupyter.kernel(notebookPath))?.status === 'busy'
       )
       .toBe(true);
     const context = bridge
