@@ -29,16 +29,47 @@ export class Human {
    * returns the panel header's Propose mode switch, which acts on it.
    */
   async proposeSwitch(ref: INotebookRef = {}): Promise<Locator> {
-    await (
-      await this._jupyter.cell(0, ref.path ?? null)
-    )
+    const path = ref.path ?? null;
+    const prompt = (await this._jupyter.cell(0, path))
       .locator('.jp-InputPrompt')
-      .first()
-      .click({ position: { x: 20, y: 6 } });
+      .first();
+    const select = async () => {
+      if (!path) {
+        await prompt.click({ position: { x: 20, y: 6 } });
+        return;
+      }
+      // A notebook opened before may be activated again late (as its session
+      // comes up, or the restored layout settles) and come back in front of
+      // this one: the person sees the other tab in front, brings theirs
+      // back (as a double click in the file browser does) and clicks into
+      // it again.
+      await expect(async () => {
+        if ((await this._currentPath()) !== path) {
+          await this.openNotebook(path, { kernel: false });
+        }
+        await prompt.click({ position: { x: 20, y: 6 }, timeout: 5000 });
+        expect(await this._currentPath()).toBe(path);
+      }).toPass({ timeout: 30_000 });
+    };
+    await select();
     await this.runFromPalette('Open Agent Panel', /^Open Agent Panel/);
     const panel = this._page.locator('#jp-agent-panel');
     await expect(panel).toBeVisible();
+    if (path) {
+      // still in front once the panel shows: the switch acts on it
+      await select();
+    }
     return panel.getByRole('switch', { name: 'Propose mode' });
+  }
+
+  /** The path of the notebook in front (the app's current widget), if any. */
+  private _currentPath(): Promise<string | null> {
+    return this._page.evaluate(() => {
+      const current = window.uiTests.app().shell.currentWidget as {
+        context?: { path?: string };
+      } | null;
+      return current?.context?.path ?? null;
+    });
   }
 
   /**
