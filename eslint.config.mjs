@@ -58,6 +58,29 @@ export default tseslint.config(
     }
   },
   {
+    // Access is decided only by src/access/policy.ts: every other layer asks
+    // its predicates (isHidden, mayRead, mayWrite) instead of comparing an
+    // access value, so a new access level touches the access module alone.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/access/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(none|read|write)$/]',
+          message:
+            'Decide access through src/access/policy.ts (isHidden, mayRead, mayWrite), not by comparing an access value.'
+        },
+        {
+          selector: 'SwitchCase > Literal[value=/^(none|read|write)$/]',
+          message:
+            'Decide access through src/access/policy.ts (isHidden, mayRead, mayWrite), not by switching on an access value.'
+        }
+      ]
+    }
+  },
+  {
     // Text for agents and tests is stable English, never translated.
     files: [
       'src/webmcp/**/*.ts',

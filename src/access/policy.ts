@@ -17,16 +17,23 @@ export type AccessIntent = 'read' | 'write';
 /** The outcome of checking an access against an intent. */
 export type AccessDecision = 'allow' | 'hidden' | 'denied';
 
+/**
+ * An access as a decision sees it: one of the three, or `null` when it is
+ * not yet known (a notebook whose metadata has not loaded). Not yet known is
+ * decided as hidden, so nothing is shown before the owner's word is read.
+ */
+export type KnownAccess = AgentAccess | null | undefined;
+
 /** A cell as the guard sees it. */
 export interface IGuardedCell {
   id: string;
-  access: AgentAccess;
+  access: KnownAccess;
 }
 
 /** A notebook as the guard sees it. */
 export interface IGuardedNotebook {
   path: string;
-  access: AgentAccess;
+  access: KnownAccess;
 }
 
 /** Cells that remain visible to the agent, and how many were omitted. */
@@ -42,7 +49,7 @@ export interface IVisiblePartition<T> {
  * but a caller may still pass at run time) is treated as `none`.
  */
 export function accessDecision(
-  access: AgentAccess,
+  access: KnownAccess,
   intent: AccessIntent
 ): AccessDecision {
   if (access === 'write') {
@@ -52,6 +59,38 @@ export function accessDecision(
     return intent === 'read' ? 'allow' : 'denied';
   }
   return 'hidden';
+}
+
+/**
+ * Whether the agent must not know the cell or notebook exists: `none`, or an
+ * access not yet known (or not understood).
+ */
+export function isHidden(access: KnownAccess): boolean {
+  return accessDecision(access, 'read') === 'hidden';
+}
+
+/** Whether the agent may read the cell or notebook. */
+export function mayRead(access: KnownAccess): boolean {
+  return accessDecision(access, 'read') === 'allow';
+}
+
+/** Whether the agent may change (edit, delete, run) the cell or notebook. */
+export function mayWrite(access: KnownAccess): boolean {
+  return accessDecision(access, 'write') === 'allow';
+}
+
+/**
+ * Whether `next` takes nothing from the agent that `previous` gave it: a
+ * restriction (or the same). Only a restriction may be applied from a
+ * source the owner did not save (another tab's unsaved change).
+ */
+export function isRestriction(
+  previous: KnownAccess,
+  next: KnownAccess
+): boolean {
+  const rank = (access: KnownAccess): number =>
+    mayWrite(access) ? 2 : mayRead(access) ? 1 : 0;
+  return rank(next) <= rank(previous);
 }
 
 /** The one error an unknown cell id gives, and so also a hidden cell. */
@@ -105,12 +144,12 @@ export function notebookAccessDeniedError(path: string): ToolError {
  */
 export function partitionVisible<T>(
   cells: readonly T[],
-  accessOf: (cell: T) => AgentAccess
+  accessOf: (cell: T) => KnownAccess
 ): IVisiblePartition<T> {
   const visible: T[] = [];
   let hiddenCount = 0;
   for (const cell of cells) {
-    if (accessDecision(accessOf(cell), 'read') === 'hidden') {
+    if (isHidden(accessOf(cell))) {
       hiddenCount++;
     } else {
       visible.push(cell);

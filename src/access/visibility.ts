@@ -36,6 +36,7 @@ import { type Contents } from '@jupyterlab/services';
 import { LIMITS } from '../limits';
 import { contentsFailure } from '../common/contents-errors';
 import { ACCESS_METADATA_KEY, readNotebookAccess } from './model';
+import { isHidden } from './policy';
 
 /** A listed file, as the visibility check needs it. */
 export interface IListedNotebook {
@@ -87,7 +88,7 @@ export class NotebookVisibilityCache {
   async isVisible(entry: IListedNotebook): Promise<boolean> {
     const live = this._source.liveMetadata(entry.path);
     if (live !== null) {
-      return readNotebookAccess(live).access !== 'none';
+      return !isHidden(readNotebookAccess(live).access);
     }
     const version = versionOf(entry.modified, entry.size);
     const cached = this._cache.get(entry.path);
@@ -120,7 +121,7 @@ export class NotebookVisibilityCache {
         typeof metadata === 'object' && metadata !== null
           ? (metadata as Record<string, unknown>)[ACCESS_METADATA_KEY]
           : undefined;
-      visible = readNotebookAccess(stored).access !== 'none';
+      visible = !isHidden(readNotebookAccess(stored).access);
       // Remembered for the version read, which may be newer than the listed.
       const read = versionOf(
         model.last_modified,

@@ -8,7 +8,7 @@ import {
   type AgentAccess,
   type IHistoryEntry
 } from '../access/model';
-import { cellAccess } from './cell-cache';
+import { cellAccess } from '../access/read';
 import { selectCells, type ICellSelector } from './cells';
 import {
   notebookInfo,

@@ -18,7 +18,8 @@ import { cellNotFoundError, type AccessIntent } from '../access/policy';
 import { LIMITS } from '../limits';
 import { ToolError } from '../common/errors';
 import { type ICallTrace, NO_CALL } from './call';
-import { cellAccess, cellHash, isCellVisible } from './cell-cache';
+import { cellAccess, isCellVisible } from '../access/read';
+import { cellHash } from './cell-cache';
 import { cellIndexOf } from './model-index';
 import {
   notebookInfo,

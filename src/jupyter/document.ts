@@ -9,7 +9,7 @@ import { type ISharedCodeCell, type ISharedNotebook } from '@jupyter/ydoc';
 
 import { contentsFailure, contentsStatus } from '../common/contents-errors';
 import { ToolError } from '../common/errors';
-import { isCellVisible } from './cell-cache';
+import { isCellVisible } from '../access/read';
 import { type IJupyterEnvironment } from './environment';
 import { exportMarkdown, type IExportCell } from './export';
 import { otherTabError, type NotebookResolver } from './notebook';

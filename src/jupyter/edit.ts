@@ -22,7 +22,8 @@ import { callKey, recordAgentEdit } from '../revert/journal';
 import { LIMITS } from '../limits';
 import { type IProposals } from '../tokens';
 import { type ICallTrace, NO_CALL } from './call';
-import { cellAccess } from './cell-cache';
+import { isHidden } from '../access/policy';
+import { cellAccess } from '../access/read';
 import {
   assertSourceHash,
   cellSnapshot,
@@ -124,7 +125,7 @@ function insertionIndex(notebook: ILiveNotebook, args: IInsertArgs): number {
   const index = active
     ? cells.findIndex(cell => cell.id === active.model.id)
     : -1;
-  if (index < 0 || cellAccess(cells[index]) === 'none') {
+  if (index < 0 || isHidden(cellAccess(cells[index]))) {
     // No usable active cell: the end (or the start, for "above").
     return below ? cells.length : 0;
   }
@@ -377,7 +378,7 @@ export async function deleteCell(
   recordAgentEdit(notebook.model, removed);
   const active = notebook.panel.content.activeCell;
   const activeCellId =
-    active && cellAccess(active.model.sharedModel) !== 'none'
+    active && !isHidden(cellAccess(active.model.sharedModel))
       ? active.model.id
       : null;
   return {

@@ -17,7 +17,8 @@ import { type CodeCell, type MarkdownCell } from '@jupyterlab/cells';
 import { assertNotebookAccessible } from '../access/guard';
 import { recordAgentAction } from '../access/provenance';
 import { type ICallTrace } from './call';
-import { cellAccess } from './cell-cache';
+import { isHidden, mayWrite } from '../access/policy';
+import { cellAccess, notebookAccess } from '../access/read';
 import { ToolError } from '../common/errors';
 import {
   executeCode,
@@ -30,7 +31,6 @@ import { KernelActivity } from './kernel-activity';
 import { KernelReach } from './kernel-reach';
 import { cellIndexOf } from './model-index';
 import {
-  notebookAccess,
   notebookInfo,
   type ILiveNotebook,
   type INotebookInfo,
@@ -199,7 +199,7 @@ async function runTarget(
   const widget = index >= 0 ? notebook.panel.content.widgets[index] : null;
   if (
     !cell ||
-    cellAccess(cell) === 'none' ||
+    isHidden(cellAccess(cell)) ||
     !widget ||
     widget.model.id !== target.cellId
   ) {
@@ -213,7 +213,7 @@ async function runTarget(
       )
     };
   }
-  if (access !== 'write' || cellAccess(cell) !== 'write') {
+  if (!mayWrite(access) || !mayWrite(cellAccess(cell))) {
     return {
       counts: false,
       result: skipped(
@@ -275,7 +275,7 @@ async function runTarget(
   );
   // A cell hidden while it ran reads like a deleted one, whatever happened.
   const after = cellIndexOf(model, target.cellId);
-  if (after < 0 || cellAccess(model.cells[after]) === 'none') {
+  if (after < 0 || isHidden(cellAccess(model.cells[after]))) {
     return {
       counts: false,
       result: skipped(

@@ -6,7 +6,7 @@ import { type ICellModel } from '@jupyterlab/cells';
 import { type CodeEditor } from '@jupyterlab/codeeditor';
 import { type NotebookPanel } from '@jupyterlab/notebook';
 
-import { ACCESS_METADATA_KEY, readCellAccess } from '../access/model';
+import { storedCellAccess } from '../access/read';
 import { partitionVisible } from '../access/policy';
 import { LIMITS } from '../limits';
 import { boundUtf8 } from '../common/text';
@@ -66,7 +66,7 @@ export function focusContext(panel: NotebookPanel): IFocusContext {
 }
 
 function accessOf(model: ICellModel) {
-  return readCellAccess(model.getMetadata(ACCESS_METADATA_KEY)).access;
+  return storedCellAccess(model);
 }
 
 function toPosition(position: CodeEditor.IPosition): IPosition {

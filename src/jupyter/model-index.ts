@@ -21,8 +21,9 @@ import {
   type NotebookChange
 } from '@jupyter/ydoc';
 
-import { ACCESS_METADATA_KEY, readCellAccess } from '../access/model';
-import { cellHash, isCellVisible } from './cell-cache';
+import { isHidden } from '../access/policy';
+import { isCellVisible, storedCellAccess } from '../access/read';
+import { cellHash } from './cell-cache';
 import {
   REVISION_CHUNK,
   chunkDigest,
@@ -123,8 +124,7 @@ class ModelIndex {
     if (change.metadataChange) {
       // Read from the metadata itself: the access cache of cell-cache.ts may
       // not have seen this change yet.
-      const visible =
-        readCellAccess(cell.getMetadata(ACCESS_METADATA_KEY)).access !== 'none';
+      const visible = !isHidden(storedCellAccess(cell));
       if (visible !== this._chunkOf.has(cell)) {
         this._chunks = null;
         this._revision = null;

@@ -11,11 +11,8 @@ import type * as nbformat from '@jupyterlab/nbformat';
 import { type NotebookPanel } from '@jupyterlab/notebook';
 import { type Contents } from '@jupyterlab/services';
 
-import {
-  ACCESS_METADATA_KEY,
-  readNotebookAccess,
-  type AgentAccess
-} from '../access/model';
+import { isHidden } from '../access/policy';
+import { notebookAccess } from '../access/read';
 import { assertNotebookAccessible } from '../access/guard';
 import { findNotebookPanel, panelPath } from '../access/panels';
 import {
@@ -66,11 +63,6 @@ export interface IResolveOptions {
   intent?: AccessIntent;
   /** The argument name, for error messages. */
   key?: string;
-}
-
-/** What the owner lets the agent do with a notebook. */
-export function notebookAccess(model: ISharedNotebook): AgentAccess {
-  return readNotebookAccess(model.getMetadata(ACCESS_METADATA_KEY)).access;
 }
 
 function checkNotebookAccess(
@@ -220,7 +212,7 @@ export class NotebookResolver {
   /** Whether the owner hid an open notebook from the agent. */
   isHiddenPanel(panel: NotebookPanel): boolean {
     const model = panel.content.model;
-    return !!model && notebookAccess(model.sharedModel) === 'none';
+    return !!model && isHidden(notebookAccess(model.sharedModel));
   }
 
   /**

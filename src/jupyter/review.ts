@@ -15,6 +15,7 @@
 import type { ISharedNotebook } from '@jupyter/ydoc';
 
 import { assertCellAccessible } from '../access/guard';
+import { isHidden } from '../access/policy';
 import { ToolError } from '../common/errors';
 import { boundChars, boundUtf8, utf8Length } from '../common/text';
 import { LIMITS } from '../limits';
@@ -40,7 +41,7 @@ import {
 } from '../review/storage';
 import { type IReviewStore } from '../tokens';
 import { type ICallTrace, NO_CALL } from './call';
-import { cellAccess } from './cell-cache';
+import { cellAccess } from '../access/read';
 import { cellSnapshot, findCell, type ICellSnapshot } from './cells';
 import { focusContext } from './focus';
 import { type IJupyterEnvironment } from './environment';
@@ -160,7 +161,7 @@ function findThread(
   const cellIndex = cellIndexOf(model, cellId);
   if (cellIndex >= 0) {
     const access = cellAccess(model.cells[cellIndex]);
-    if (access === 'none') {
+    if (isHidden(access)) {
       throw commentNotFoundError(threadId);
     }
     assertCellAccessible({ id: cellId, access }, intent);

@@ -2,7 +2,8 @@
  * Which cells a `jupyter_run_cells` call runs: cellIds, or a contiguous
  * range, or the active cell; all of them checked before the first one runs.
  */
-import { cellAccess } from './cell-cache';
+import { isHidden } from '../access/policy';
+import { cellAccess } from '../access/read';
 import { findCell } from './cells';
 import { ToolError } from '../common/errors';
 import { cellIndexOf } from './model-index';
@@ -84,7 +85,7 @@ export function selectTargets(
     targets = [];
     for (let index = start; index < end; index++) {
       const cell = model.cells[index];
-      if (!cell || cellAccess(cell) === 'none') {
+      if (!cell || isHidden(cellAccess(cell))) {
         // Never the id of a hidden cell: only where the range failed.
         throw new ToolError(
           'CELL_NOT_FOUND',
@@ -104,7 +105,7 @@ export function selectTargets(
         'required'
       );
     }
-    if (cellAccess(active.model.sharedModel) === 'none') {
+    if (isHidden(cellAccess(active.model.sharedModel))) {
       throw new ToolError(
         'CELL_NOT_FOUND',
         'The active cell cannot be found in this notebook.'

@@ -16,7 +16,8 @@ import type {
 import type { PartialJSONObject } from '@lumino/coreutils';
 import { type ISignal, Signal } from '@lumino/signaling';
 
-import { ACCESS_METADATA_KEY, readCellAccess } from '../access/model';
+import { isHidden } from '../access/policy';
+import { storedCellAccess } from '../access/read';
 import { utf8Length } from '../common/text';
 import { LIMITS } from '../limits';
 import type { IReviewStore } from '../tokens';
@@ -75,10 +76,7 @@ export function hiddenCellIds(
   const hidden = new Set<string>();
   for (const cell of model.cells) {
     const id = cell.id;
-    if (
-      cellIds.has(id) &&
-      readCellAccess(cell.getMetadata(ACCESS_METADATA_KEY)).access === 'none'
-    ) {
+    if (cellIds.has(id) && isHidden(storedCellAccess(cell))) {
       hidden.add(id);
     }
   }

@@ -17,11 +17,8 @@ import type {
 } from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
 
-import {
-  ACCESS_METADATA_KEY,
-  readCellAccess,
-  readNotebookAccess
-} from '../access/model';
+import { isHidden } from '../access/policy';
+import { notebookAccess, storedCellAccess } from '../access/read';
 import { outputFingerprint } from '../common/fingerprint';
 
 /** Character offsets (JavaScript string indices) within an output's text. */
@@ -76,18 +73,11 @@ export function visibleSelection(
     return null;
   }
   const notebook = lookup(record.notebookPath);
-  if (
-    !notebook ||
-    readNotebookAccess(notebook.getMetadata(ACCESS_METADATA_KEY)).access ===
-      'none'
-  ) {
+  if (!notebook || isHidden(notebookAccess(notebook))) {
     return null;
   }
   const cell = findCell(notebook, record.cellId);
-  if (
-    !cell ||
-    readCellAccess(cell.getMetadata(ACCESS_METADATA_KEY)).access === 'none'
-  ) {
+  if (!cell || isHidden(storedCellAccess(cell))) {
     return null;
   }
   const output = outputAt(cell, record.outputIndex);

@@ -8,6 +8,11 @@ import {
   withNotebookAccess
 } from '../../src/access/model';
 import {
+  cellAccess,
+  notebookAccess,
+  storedCellAccess
+} from '../../src/access/read';
+import {
   assertCellAccessible,
   assertNotebookAccessible
 } from '../../src/access/guard';
@@ -15,6 +20,10 @@ import {
   type AccessIntent,
   accessDecision,
   cellNotFoundError,
+  isHidden,
+  isRestriction,
+  mayRead,
+  mayWrite,
   noActiveNotebookError,
   notebookNotFoundError,
   partitionVisible
@@ -318,5 +327,85 @@ describe('partitionVisible', () => {
       visible: [],
       hiddenCount: 1
     });
+  });
+});
+
+describe('the predicates every layer decides with', () => {
+  const table: [AgentAccess | null | undefined, boolean, boolean, boolean][] = [
+    // access, hidden, may read, may write
+    ['write', false, true, true],
+    ['read', false, true, false],
+    ['none', true, false, false],
+    [null, true, false, false],
+    [undefined, true, false, false]
+  ];
+  it.each(table)('%s: hidden %s, read %s, write %s', (access, h, r, w) => {
+    expect(isHidden(access)).toBe(h);
+    expect(mayRead(access)).toBe(r);
+    expect(mayWrite(access)).toBe(w);
+  });
+
+  it('treats a value outside the three (at run time) as hidden', () => {
+    const odd = 'WRITE' as unknown as AgentAccess;
+    expect(isHidden(odd)).toBe(true);
+    expect(mayRead(odd)).toBe(false);
+  });
+
+  it('an access not yet known hides a notebook from every guard', () => {
+    expect(
+      thrownBy(() =>
+        assertNotebookAccessible(
+          { path: 'a.ipynb', access: null },
+          'read',
+          true
+        )
+      )
+    ).toBe(
+      thrownBy(() => {
+        throw notebookNotFoundError('a.ipynb');
+      })
+    );
+    expect(
+      thrownBy(() =>
+        assertNotebookAccessible(
+          { path: 'a.ipynb', access: null },
+          'read',
+          false
+        )
+      )
+    ).toBe(
+      thrownBy(() => {
+        throw noActiveNotebookError();
+      })
+    );
+  });
+
+  it('a restriction never widens', () => {
+    expect(isRestriction('write', 'read')).toBe(true);
+    expect(isRestriction('write', 'none')).toBe(true);
+    expect(isRestriction('read', 'none')).toBe(true);
+    expect(isRestriction('read', 'read')).toBe(true);
+    expect(isRestriction('read', 'write')).toBe(false);
+    expect(isRestriction('none', 'read')).toBe(false);
+    expect(isRestriction(null, 'write')).toBe(false);
+  });
+});
+
+describe('the access readers', () => {
+  it('read a cell and a notebook, and follow a cell metadata change', () => {
+    const notebook = YNotebook.create();
+    notebook.insertCell(0, { cell_type: 'code', source: 'x' });
+    const cell = notebook.cells[0];
+    expect(cellAccess(cell)).toBe('write');
+    cell.setMetadata(ACCESS_METADATA_KEY, { version: 1, access: 'none' });
+    expect(cellAccess(cell)).toBe('none');
+    expect(storedCellAccess(cell)).toBe('none');
+    expect(notebookAccess(notebook)).toBe('write');
+    notebook.setMetadata(ACCESS_METADATA_KEY, {
+      version: 1,
+      notebookAccess: 'read'
+    });
+    expect(notebookAccess(notebook)).toBe('read');
+    notebook.dispose();
   });
 });

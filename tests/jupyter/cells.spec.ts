@@ -7,11 +7,8 @@ import {
 import type * as nbformat from '@jupyterlab/nbformat';
 
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
-import {
-  cellAccess,
-  cellHash,
-  isCellVisible
-} from '../../src/jupyter/cell-cache';
+import { cellAccess, isCellVisible } from '../../src/access/read';
+import { cellHash } from '../../src/jupyter/cell-cache';
 import {
   cellRange,
   cellSnapshot,

@@ -2,7 +2,8 @@ import { YNotebook, type ISharedCell, type SharedCell } from '@jupyter/ydoc';
 
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
 import { recordAgentAction } from '../../src/access/provenance';
-import { cellHash, isCellVisible } from '../../src/jupyter/cell-cache';
+import { isCellVisible } from '../../src/access/read';
+import { cellHash } from '../../src/jupyter/cell-cache';
 import * as hash from '../../src/common/hash';
 import { cellIndexOf, notebookRevision } from '../../src/jupyter/model-index';
 import { silenceKnownWarnings } from '../quiet';
