@@ -13,6 +13,7 @@
 import { type IDisposable } from '@lumino/disposable';
 import { Signal, type ISignal } from '@lumino/signaling';
 
+import { ownSignal } from '../common/abort-signal';
 import { normalizeError, type ErrorCode } from '../common/errors';
 import {
   type CellActivityKind,
@@ -193,10 +194,8 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     this._emitCall(call);
     let result: IToolResult;
     try {
-      const signal =
-        options?.signal instanceof AbortSignal
-          ? options.signal
-          : new AbortController().signal;
+      // a signal from another realm (an isolated world, an iframe) counts too
+      const signal = ownSignal(options?.signal);
       const args = this._validator.validate(tool.name as ToolName, input);
       call.args = args;
       call.notebookPath = namedNotebook(tool.name, args);

@@ -265,6 +265,49 @@ describe('WebMcpRegistry', () => {
     registry.dispose();
   });
 
+  it('follows a caller signal from another realm (an iframe, an isolated world)', async () => {
+    const context = new FakeModelContext();
+    let seen: AbortSignal | null = null;
+    const registry = new WebMcpRegistry({
+      tools: [
+        tool(
+          'jupyter_get_context',
+          async (_args, call: { signal: AbortSignal }) => {
+            seen = call.signal;
+            await new Promise(resolve =>
+              call.signal.addEventListener('abort', resolve)
+            );
+            return { abortedWith: String(call.signal.reason) };
+          }
+        )
+      ],
+      validator,
+      findModelContext: () => context,
+      log: quiet
+    });
+    registry.start();
+    await settle();
+    const frame = document.createElement('iframe');
+    document.body.appendChild(frame);
+    const realm = frame.contentWindow as unknown as {
+      AbortController: typeof AbortController;
+    };
+    const foreign = new realm.AbortController();
+    const pending = context.call(
+      'jupyter_get_context',
+      {},
+      foreign.signal as AbortSignal
+    );
+    await settle();
+    expect(seen).not.toBeNull();
+    expect(seen!.aborted).toBe(false);
+    foreign.abort('caller gave up');
+    const result = await pending;
+    expect(result.structuredContent).toEqual({ abortedWith: 'caller gave up' });
+    registry.dispose();
+    frame.remove();
+  });
+
   it('never throws: ToolErrors and unexpected exceptions become envelopes', async () => {
     const context = new FakeModelContext();
     const secret = new Error('boom');
