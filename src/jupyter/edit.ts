@@ -14,7 +14,10 @@ import { type ISharedCell, type ISharedNotebook } from '@jupyter/ydoc';
 import { type MarkdownCell } from '@jupyterlab/cells';
 import { type NotebookPanel } from '@jupyterlab/notebook';
 
-import { withAgentAttribution } from '../access/guard';
+import {
+  assertNotebookAccessible,
+  withAgentAttribution
+} from '../access/guard';
 import { recordAgentAction } from '../access/provenance';
 import { sourceHash } from '../common/hash';
 import { replaceSource } from '../common/source-edit';
@@ -22,8 +25,12 @@ import { callKey, recordAgentEdit } from '../revert/journal';
 import { LIMITS } from '../limits';
 import { type IProposals } from '../tokens';
 import { type ICallTrace, NO_CALL } from './call';
-import { isHidden } from '../access/policy';
-import { cellAccess } from '../access/read';
+import {
+  isHidden,
+  noActiveNotebookError,
+  notebookNotFoundError
+} from '../access/policy';
+import { cellAccess, notebookAccess } from '../access/read';
 import {
   assertSourceHash,
   cellSnapshot,
@@ -241,6 +248,9 @@ export async function updateCell(
   call: ICallTrace = NO_CALL,
   proposals: IProposals | null = null
 ): Promise<UpdateResult> {
+  if (call.signal.aborted && proposals) {
+    await abortedIfProposed(resolver, args.notebookPath, proposals);
+  }
   assertWritableSource(args.source);
   const notebook = await resolver.resolveLive(args.notebookPath, 'write');
   const { cell } = findCell(notebook.model, args.cellId, 'write');
@@ -255,6 +265,32 @@ export async function updateCell(
   }
   writeSource(notebook, cell, args.source, call);
   return reread(notebook, args.cellId);
+}
+
+/**
+ * A call whose signal fired before it started answers ABORTED before any
+ * other check when the notebook is in Propose mode (there the call honours
+ * its signal). The mode is read from the notebook without opening it; a
+ * notebook the agent may not see answers as before.
+ */
+async function abortedIfProposed(
+  resolver: NotebookResolver,
+  notebookPath: string | null | undefined,
+  proposals: IProposals
+): Promise<void> {
+  const notebook = await resolver.resolveNotebook(notebookPath, {
+    intent: 'read'
+  });
+  try {
+    if (proposals.modeOf(notebook.model) === 'propose') {
+      throw new ToolError(
+        'ABORTED',
+        'The call was aborted before it started; nothing was proposed.'
+      );
+    }
+  } finally {
+    notebook.release();
+  }
 }
 
 /** The agent's update of a cell: one undo step, attributed to the agent. */
@@ -299,7 +335,13 @@ async function proposeUpdate(
     proposed: args.source,
     signal: call.signal,
     apply: () => {
-      // the cell as it is now: access and hash again, a human edit wins
+      // the notebook and the cell as they are now: access and hash again,
+      // the owner's word and a human edit win
+      assertNotebookAccessible(
+        { path: notebook.path, access: notebookAccess(notebook.model) },
+        'write',
+        args.notebookPath !== null && args.notebookPath !== undefined
+      );
       const { cell: current } = findCell(notebook.model, args.cellId, 'write');
       assertSourceHash(
         current,
@@ -326,6 +368,12 @@ async function proposeUpdate(
       };
     case 'stale':
       throw outcome.error;
+    case 'hidden':
+      // the owner hid the notebook while the proposal waited: the call
+      // answers exactly as for a hidden notebook
+      throw args.notebookPath === null || args.notebookPath === undefined
+        ? noActiveNotebookError()
+        : notebookNotFoundError(notebook.path);
     case 'withdrawn':
       throw new ToolError(
         'ABORTED',

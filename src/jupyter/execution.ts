@@ -158,6 +158,13 @@ export async function runCells(
     activity?.dispose();
     reach?.dispose();
   }
+  // Hidden while the last target ran: the call fails exactly as for a hidden
+  // notebook, and says nothing of the cells already run.
+  assertNotebookAccessible(
+    { path: notebook.path, access: notebookAccess(notebook.model) },
+    'read',
+    context.addressedByPath
+  );
   // `aborted` only when the abort stopped something: a signal that fires
   // after the last cell finished leaves the status the results give.
   return {

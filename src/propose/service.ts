@@ -3,11 +3,12 @@
  * the notebook, see notebook-mode.ts; the setting's mode where it stores
  * none), the human's switch on the current notebook, and the proposals
  * waiting in open notebooks, each watched for what ends it without the
- * human: the call's abort signal (withdrawn), the cell deleted, the
- * notebook's last view closed, the notebook renamed or moved (auto-denied,
- * the reason saying which).
+ * human: the call's abort signal (withdrawn), the cell deleted, hidden or
+ * made read-only, the notebook's last view closed, the notebook made
+ * read-only, renamed or moved (auto-denied, the reason saying which), the
+ * notebook hidden from agents (ended as a hidden notebook would answer).
  */
-import type { ISharedNotebook } from '@jupyter/ydoc';
+import type { CellChange, ISharedCell, ISharedNotebook } from '@jupyter/ydoc';
 import { PathExt } from '@jupyterlab/coreutils';
 import type { DocumentRegistry } from '@jupyterlab/docregistry';
 import type { INotebookModel } from '@jupyterlab/notebook';
@@ -15,6 +16,8 @@ import { type ISignal, Signal } from '@lumino/signaling';
 
 import { ToolError } from '../common/errors';
 import { ACCESS_METADATA_KEY } from '../access/model';
+import { isHidden, mayWrite } from '../access/policy';
+import { cellAccess, notebookAccess } from '../access/read';
 import type { IProposals, ProposeMode } from '../tokens';
 import { readNotebookMode, setNotebookMode } from './notebook-mode';
 import {
@@ -129,11 +132,46 @@ export class ProposalService implements IProposals {
       this._store.autoDeny(id, cause, detail);
     const onAbort = () => this._store.withdraw(id);
     const model = context.model;
-    const onCells = () => {
-      const cells = model.sharedModel.cells;
-      if (!cells.some(cell => cell.id === request.cellId)) {
-        autoDeny('cell-deleted');
+    const shared = model.sharedModel;
+    // The owner's word holds while the proposal waits: hidden or made
+    // read-only (the notebook or the cell), it ends at once, untouched.
+    const onAccess = () => {
+      const notebook = notebookAccess(shared);
+      if (isHidden(notebook)) {
+        this._store.hide(id);
+        return;
       }
+      if (!mayWrite(notebook)) {
+        autoDeny('notebook-read-only');
+        return;
+      }
+      const cell = shared.cells.find(item => item.id === request.cellId);
+      const access = cell ? cellAccess(cell) : null;
+      if (isHidden(access)) {
+        // a hidden cell reads as one that was deleted
+        autoDeny('cell-deleted');
+      } else if (!mayWrite(access)) {
+        autoDeny('cell-read-only');
+      }
+    };
+    const watched: { cell: ISharedCell | null } = { cell: null };
+    const watchCell = () => {
+      const cell =
+        shared.cells.find(item => item.id === request.cellId) ?? null;
+      if (cell !== watched.cell) {
+        watched.cell?.changed.disconnect(onCellChange, this);
+        watched.cell = cell;
+        cell?.changed.connect(onCellChange, this);
+      }
+    };
+    const onCellChange = (_: ISharedCell, change: CellChange) => {
+      if (change.metadataChange) {
+        onAccess();
+      }
+    };
+    const onCells = () => {
+      watchCell();
+      onAccess();
     };
     const onClosed = () => autoDeny('notebook-closed');
     const onPath = (_: unknown, path: string) => {
@@ -143,6 +181,8 @@ export class ProposalService implements IProposals {
     };
     signal.addEventListener('abort', onAbort);
     model.cells.changed.connect(onCells, this);
+    shared.metadataChanged.connect(onAccess, this);
+    watchCell();
     context.disposed.connect(onClosed, this);
     context.pathChanged.connect(onPath, this);
     try {
@@ -152,6 +192,8 @@ export class ProposalService implements IProposals {
       if (!model.isDisposed) {
         model.cells.changed.disconnect(onCells, this);
       }
+      shared.metadataChanged.disconnect(onAccess, this);
+      watched.cell?.changed.disconnect(onCellChange, this);
       context.disposed.disconnect(onClosed, this);
       context.pathChanged.disconnect(onPath, this);
     }

@@ -5,8 +5,11 @@
  *   pending ─┬─ accept, hash still matches ─→ accepted (the edit is applied)
  *            ├─ accept, the cell changed ───→ stale    (not applied)
  *            ├─ deny ───────────────────────→ denied   (reason, or null)
- *            ├─ cell deleted, notebook
- *            │  closed, renamed or moved ───→ auto-denied (reason says which)
+ *            ├─ cell deleted (or hidden), made
+ *            │  read-only, notebook closed,
+ *            │  made read-only, renamed, moved → auto-denied (reason says which)
+ *            ├─ notebook hidden from agents ─→ hidden (the call answers as
+ *            │                                 for a hidden notebook)
  *            └─ the call's signal fires ────→ withdrawn
  *
  * One pending proposal per cell of a notebook: a second is refused with
@@ -26,11 +29,22 @@ export const MAX_SETTLED_PROPOSALS = 50;
 
 /** Where a proposal is in its life. */
 export type ProposalState =
-  'pending' | 'accepted' | 'denied' | 'stale' | 'withdrawn' | 'auto-denied';
+  | 'pending'
+  | 'accepted'
+  | 'denied'
+  | 'stale'
+  | 'withdrawn'
+  | 'auto-denied'
+  | 'hidden';
 
 /** Why a proposal was denied without the human deciding. */
 export type AutoDenyCause =
-  'cell-deleted' | 'notebook-closed' | 'notebook-renamed' | 'notebook-moved';
+  | 'cell-deleted'
+  | 'cell-read-only'
+  | 'notebook-closed'
+  | 'notebook-read-only'
+  | 'notebook-renamed'
+  | 'notebook-moved';
 
 /** One proposal, as the store keeps it. */
 export interface IProposal {
@@ -58,7 +72,8 @@ export type ProposalOutcome =
   | { kind: 'accepted'; proposal: IProposal }
   | { kind: 'denied'; proposal: IProposal; reason: string | null }
   | { kind: 'stale'; proposal: IProposal; error: unknown }
-  | { kind: 'withdrawn'; proposal: IProposal };
+  | { kind: 'withdrawn'; proposal: IProposal }
+  | { kind: 'hidden'; proposal: IProposal };
 
 /** What creating a proposal needs. */
 export interface ICreateProposal {
@@ -93,6 +108,10 @@ export function autoDenyReason(
   switch (cause) {
     case 'cell-deleted':
       return 'Auto-denied: the cell was deleted before the human decided.';
+    case 'cell-read-only':
+      return 'Auto-denied: the notebook owner made the cell read-only for agents before deciding.';
+    case 'notebook-read-only':
+      return 'Auto-denied: the notebook owner made the notebook read-only for agents before deciding.';
     case 'notebook-closed':
       return 'Auto-denied: the notebook was closed before the human decided.';
     case 'notebook-renamed':
@@ -233,6 +252,19 @@ export class ProposalStore {
       cause
     });
     return this._finish(entry, { kind: 'denied', proposal, reason });
+  }
+
+  /**
+   * The owner hid the notebook from agents: the proposal goes away, and the
+   * waiting call answers as for a hidden notebook (nothing about it).
+   */
+  hide(id: string): ProposalOutcome | null {
+    const entry = this._pending.get(id);
+    if (!entry) {
+      return null;
+    }
+    const proposal = this._settle(entry, { state: 'hidden' });
+    return this._finish(entry, { kind: 'hidden', proposal });
   }
 
   /** The call gave up (its signal fired): the proposal goes away. */

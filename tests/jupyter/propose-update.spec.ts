@@ -9,6 +9,10 @@ import type * as nbformat from '@jupyterlab/nbformat';
 import { Signal } from '@lumino/signaling';
 
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
+import {
+  noActiveNotebookError,
+  notebookNotFoundError
+} from '../../src/access/policy';
 import { normalizeError } from '../../src/common/errors';
 import { sourceHash } from '../../src/common/hash';
 import { updateCell } from '../../src/jupyter/edit';
@@ -246,7 +250,11 @@ describe('updateCell in Propose mode', () => {
       context: {
         path: 'work/a.ipynb',
         localPath: 'work/a.ipynb',
-        model: { isDisposed: false, cells: { changed: new Signal({}) } },
+        model: {
+          isDisposed: false,
+          cells: { changed: new Signal({}) },
+          sharedModel: notebook
+        },
         disposed: new Signal({}),
         pathChanged: new Signal({})
       }
@@ -291,6 +299,171 @@ describe('updateCell in Propose mode', () => {
     } finally {
       service.dispose();
     }
+  });
+
+  describe('the owner changes access while a proposal waits (real service)', () => {
+    let service: ProposalService;
+    const panel = () => ({
+      isDisposed: false,
+      context: {
+        path: 'work/a.ipynb',
+        localPath: 'work/a.ipynb',
+        model: {
+          isDisposed: false,
+          cells: { changed: new Signal({}) },
+          sharedModel: notebook
+        },
+        disposed: new Signal({}),
+        pathChanged: new Signal({})
+      }
+    });
+    const waiting = (notebookPath: string | null) => {
+      const withPanel = {
+        resolveLive: async () => ({
+          ...(await resolver.resolveLive(null, 'write')),
+          panel: panel()
+        })
+      } as unknown as NotebookResolver;
+      return updateCell(
+        withPanel,
+        {
+          notebookPath,
+          cellId: 'c1',
+          source: 'x = 2',
+          expectedSourceHash: sourceHash('code', 'x = 1')
+        },
+        call(),
+        service
+      ).catch(normalizeError);
+    };
+    const staged = async () => {
+      await flush();
+      expect(service.pending().map(p => p.cellId)).toEqual(['c1']);
+    };
+    const settledUntouched = () => {
+      expect(service.pending()).toEqual([]);
+      expect(cell(0).getSource()).toBe('x = 1');
+    };
+
+    beforeEach(() => {
+      service = new ProposalService({ mode: 'propose' });
+    });
+    afterEach(() => service.dispose());
+
+    it('the notebook hidden: answered as a hidden notebook, by path and as the current one', async () => {
+      const byPath = waiting('work/a.ipynb');
+      await staged();
+      notebook.setMetadata(ACCESS_METADATA_KEY, {
+        version: 1,
+        notebookAccess: 'none'
+      });
+      const answer = await byPath;
+      expect(answer).toEqual(
+        normalizeError(notebookNotFoundError('work/a.ipynb'))
+      );
+      settledUntouched();
+
+      notebook.setMetadata(ACCESS_METADATA_KEY, { version: 1 });
+      const current = waiting(null);
+      await staged();
+      notebook.setMetadata(ACCESS_METADATA_KEY, {
+        version: 1,
+        notebookAccess: 'none'
+      });
+      expect(await current).toEqual(normalizeError(noActiveNotebookError()));
+      settledUntouched();
+    });
+
+    it('the notebook made read-only: auto-denied, the reason says so', async () => {
+      const result = waiting('work/a.ipynb');
+      await staged();
+      notebook.setMetadata(ACCESS_METADATA_KEY, {
+        version: 1,
+        notebookAccess: 'read'
+      });
+      expect(await result).toMatchObject({
+        status: 'denied',
+        code: 'PROPOSAL_DENIED',
+        cellId: 'c1',
+        reason: expect.stringMatching(/made the notebook read-only/)
+      });
+      settledUntouched();
+    });
+
+    it('the cell hidden reads as deleted; the cell made read-only is auto-denied', async () => {
+      const hidden = waiting(null);
+      await staged();
+      cell(0).setMetadata(ACCESS_METADATA_KEY, { version: 1, access: 'none' });
+      expect(await hidden).toMatchObject({
+        status: 'denied',
+        reason: 'Auto-denied: the cell was deleted before the human decided.'
+      });
+      settledUntouched();
+
+      cell(0).setMetadata(ACCESS_METADATA_KEY, { version: 1 });
+      const readOnly = waiting(null);
+      await staged();
+      cell(0).setMetadata(ACCESS_METADATA_KEY, { version: 1, access: 'read' });
+      expect(await readOnly).toMatchObject({
+        status: 'denied',
+        reason: expect.stringMatching(/made the cell read-only/)
+      });
+      settledUntouched();
+    });
+
+    it('an unrelated change (another cell, other metadata) leaves it waiting', async () => {
+      const result = waiting(null);
+      await staged();
+      cell(1).setMetadata(ACCESS_METADATA_KEY, { version: 1, access: 'none' });
+      notebook.setMetadata('other', { x: 1 });
+      await flush();
+      expect(service.pending()).toHaveLength(1);
+      // still the human's to decide
+      service.deny(service.pending()[0].id, 'no');
+      expect(await result).toMatchObject({ status: 'denied', reason: 'no' });
+    });
+  });
+
+  it('an already-aborted call in Propose mode answers ABORTED before any other check', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const withFile = {
+      ...resolver,
+      resolveNotebook: async () => ({
+        path: 'work/a.ipynb',
+        panel: null,
+        model: notebook,
+        dirty: false,
+        release() {
+          /* live */
+        }
+      })
+    } as unknown as NotebookResolver;
+    const stale = await updateCell(
+      withFile,
+      {
+        cellId: 'c1',
+        source: 'x = 2',
+        expectedSourceHash: sourceHash('code', 'x = 0')
+      },
+      call(controller),
+      proposals
+    ).catch(normalizeError);
+    expect(stale).toMatchObject({ error: 'ABORTED' });
+    expect(proposals.pending()).toEqual([]);
+    // in Direct mode the signal is not the call's business: the check answers
+    proposals.mode = 'direct';
+    const direct = await updateCell(
+      withFile,
+      {
+        cellId: 'c1',
+        source: 'x = 2',
+        expectedSourceHash: sourceHash('code', 'x = 0')
+      },
+      call(controller),
+      proposals
+    ).catch(normalizeError);
+    expect(direct).toMatchObject({ error: 'STALE_CELL' });
   });
 
   it('in Direct mode writes at once, as without the service', async () => {
