@@ -7,7 +7,7 @@
  * - `invokeViaCdp`: the Chrome DevTools Protocol `WebMCP` domain, for caller
  *   side cancellation (`WebMCP.cancelInvocation`) and invocation events.
  */
-import type { CDPSession, Page } from '@playwright/test';
+import type { BrowserContext, CDPSession, Page } from '@playwright/test';
 
 import type { JupyterApp } from './jupyter';
 import { type IToolInfo, type IToolResult, toToolResult } from './results';
@@ -140,6 +140,35 @@ class CdpWebMcp {
 
   private _waiters = new Map<string, (event: IToolRespondedEvent) => void>();
   private _responses = new Map<string, IToolRespondedEvent>();
+}
+
+/**
+ * Keeps every tool the page registers with `document.modelContext` (in
+ * `window.uiTestsTools`), so a test can call its `execute` the way the WebMCP
+ * runtime does, with a signal the test controls: one that fires late, or
+ * one of another realm (an iframe's, as an extension's isolated world hands
+ * one). A native caller whose signal has fired gets an AbortError instead of
+ * the result, so only this way can a test read what a call returned after
+ * its signal fired. Every page of the browser context does it (Notebook 7
+ * opens a notebook in a new tab); call it before `jupyter.open`.
+ */
+export async function keepRegisteredTools(
+  context: BrowserContext
+): Promise<void> {
+  await context.addInitScript(() => {
+    const context = document.modelContext;
+    if (!context) {
+      return;
+    }
+    const proto = Object.getPrototypeOf(context) as IWebMcpModelContext;
+    const register = proto.registerTool;
+    const kept = new Map<string, IWebMcpToolDefinition>();
+    (window as unknown as { uiTestsTools: typeof kept }).uiTestsTools = kept;
+    proto.registerTool = function (tool, options) {
+      kept.set(tool.name, tool);
+      return register.call(this, tool, options);
+    };
+  });
 }
 
 export class Agent {

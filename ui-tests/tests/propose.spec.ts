@@ -6,10 +6,10 @@
  * cell, renaming or closing the notebook auto-deny; Direct mode is
  * unchanged; the switch and the commands work with no agent call at all.
  */
-import type { BrowserContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 import { expect, test } from '../fixtures';
-import type { Agent } from '../agent';
+import { type Agent, keepRegisteredTools } from '../agent';
 import type { Human } from '../human';
 import type { JupyterApp } from '../jupyter';
 import { codeCell, notebookOf } from '../notebook-content';
@@ -20,6 +20,7 @@ test.use({ failOnConsoleErrors: true });
 const UPDATE = 'jupyter_update_cell';
 const TOOLS = ['jupyter_get_cells', UPDATE];
 const SET_MODE = 'jupyterlite-webmcp:set-propose-mode';
+const SET_NOTEBOOK_ACCESS = 'jupyterlite-webmcp:set-notebook-access';
 const TRACKER = '@jupyterlab/notebook-extension:tracker';
 const BLOCK_NAME = 'Agent proposes a change to this cell';
 const PROPOSE_PLUGIN = 'jupyterlite-webmcp:propose';
@@ -88,45 +89,37 @@ async function block(jupyter: JupyterApp, index: number): Promise<Locator> {
 }
 
 /**
- * Keeps every tool the page registers, so a test can call a registered
- * `execute` as the WebMCP runtime does, with a signal it controls, and read
- * what the call answers after its signal fired.
+ * Starts the registered update's `execute` with a signal kept in the page:
+ * the page's own, or with `foreignSignal` one of another realm (an iframe's
+ * AbortController, not an `instanceof` the page's AbortSignal).
  */
-async function keepRegisteredTools(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
-    const context = document.modelContext;
-    if (!context) {
-      return;
-    }
-    const proto = Object.getPrototypeOf(context) as IWebMcpModelContext;
-    const register = proto.registerTool;
-    const kept = new Map<string, IWebMcpToolDefinition>();
-    (window as unknown as { uiTestsTools: typeof kept }).uiTestsTools = kept;
-    proto.registerTool = function (tool, options) {
-      kept.set(tool.name, tool);
-      return register.call(this, tool, options);
-    };
-  });
-}
-
-/** Starts the registered update's `execute` with a signal kept in the page. */
 async function startExecute(
   page: Page,
-  input: Record<string, unknown>
+  input: Record<string, unknown>,
+  options: { foreignSignal?: boolean } = {}
 ): Promise<void> {
-  await page.evaluate(args => {
-    const holder = window as unknown as {
-      uiTestsTools: Map<string, IWebMcpToolDefinition>;
-      uiTestsExecute?: { controller: AbortController; raw: Promise<unknown> };
-    };
-    const controller = new AbortController();
-    const raw = Promise.resolve(
-      holder.uiTestsTools
-        .get('jupyter_update_cell')!
-        .execute(args, { signal: controller.signal })
-    );
-    holder.uiTestsExecute = { controller, raw };
-  }, input);
+  await page.evaluate(
+    ([args, foreignSignal]) => {
+      const holder = window as unknown as {
+        uiTestsTools: Map<string, IWebMcpToolDefinition>;
+        uiTestsExecute?: { controller: AbortController; raw: Promise<unknown> };
+      };
+      let realm: { AbortController: typeof AbortController } = window;
+      if (foreignSignal) {
+        const frame = document.createElement('iframe');
+        document.body.appendChild(frame);
+        realm = frame.contentWindow as unknown as typeof realm;
+      }
+      const controller = new realm.AbortController();
+      const raw = Promise.resolve(
+        holder.uiTestsTools
+          .get('jupyter_update_cell')!
+          .execute(args, { signal: controller.signal })
+      );
+      holder.uiTestsExecute = { controller, raw };
+    },
+    [input, options.foreignSignal ?? false] as const
+  );
 }
 
 test.describe('Propose mode', () => {
@@ -484,6 +477,24 @@ test.describe('Propose mode', () => {
     expect((await native.settled()).error?.name).toBe('AbortError');
     await expect(await block(jupyter, 0)).toHaveCount(0);
 
+    // a caller in another realm (an iframe's signal, as an extension's
+    // isolated world hands one) withdraws it too
+    await startExecute(
+      page,
+      { cellId: 'a', source: 'x = 8', expectedSourceHash: hash.a },
+      { foreignSignal: true }
+    );
+    await expect(await block(jupyter, 0)).toBeVisible();
+    const foreign = (await page.evaluate(() => {
+      const holder = window as unknown as {
+        uiTestsExecute: { controller: AbortController; raw: Promise<unknown> };
+      };
+      holder.uiTestsExecute.controller.abort();
+      return holder.uiTestsExecute.raw;
+    })) as { isError?: boolean; structuredContent?: { error: string } };
+    expect(foreign.structuredContent).toMatchObject({ error: 'ABORTED' });
+    await expect(await block(jupyter, 0)).toHaveCount(0);
+
     // nothing is left pending: the cell takes a new proposal
     const next = await agent.start<IDenied>(UPDATE, {
       cellId: 'a',
@@ -498,24 +509,29 @@ test.describe('Propose mode', () => {
     });
   });
 
-  test('the owner makes the cell read-only during review, then accepts: CELL_ACCESS_DENIED, nothing written, the person told', async ({
+  test('the owner changes access during review: the proposal ends at once, the cell untouched', async ({
     jupyter,
     human,
     agent
   }) => {
-    await openNotebook(jupyter, human, agent, 'readonly.ipynb');
+    const path = await openNotebook(jupyter, human, agent, 'readonly.ipynb');
     const page = jupyter.page;
     await human.command(SET_MODE, { mode: 'propose' });
     const hash = await hashes(agent);
-    const pending = await agent.start(UPDATE, {
-      cellId: 'b',
-      source: 'y = 20',
-      expectedSourceHash: hash.b
-    });
+    const update = (cellId: string, notebookPath?: string) =>
+      agent.start<IDenied>(UPDATE, {
+        ...(notebookPath ? { notebookPath } : {}),
+        cellId,
+        source: 'changed = 1',
+        expectedSourceHash: hash[cellId]
+      });
+    const setNotebookAccess = (access: string) =>
+      human.command(SET_NOTEBOOK_ACCESS, { access });
+
+    // the cell made read-only from its context menu (write → read)
+    const onB = await update('b');
     const blockB = await block(jupyter, 1);
     await expect(blockB).toBeVisible();
-
-    // the owner cycles the cell's access from its context menu: write → read
     await (
       await jupyter.cell(1)
     )
@@ -525,30 +541,53 @@ test.describe('Propose mode', () => {
     await page
       .getByRole('menuitem', { name: /^Cycle Agent Access(?! for)/ })
       .click();
-    await expect
-      .poll(async () => {
-        const access = await agent.call<{ cells: { access: string }[] }>(
-          'jupyter_get_cell_access',
-          { cellIds: ['b'] }
-        );
-        return access.structured?.cells[0]?.access;
-      })
-      .toBe('read');
-
-    await blockB.getByRole('button', { name: 'Accept' }).click();
-    const settled = await pending.settled();
-    expect(settled.result?.isError, settled.result?.text).toBe(true);
-    expect(settled.result!.structured).toMatchObject({
-      error: 'CELL_ACCESS_DENIED',
-      cellId: 'b'
+    const deniedB = (await onB.settled()).result!;
+    expect(deniedB.isError, deniedB.text).toBe(false);
+    expect(deniedB.structured).toMatchObject({
+      status: 'denied',
+      code: 'PROPOSAL_DENIED',
+      cellId: 'b',
+      reason:
+        'Auto-denied: the notebook owner made the cell read-only for agents before deciding.'
     });
     await expect(blockB).toHaveCount(0);
-    expect((await human.cellSources())[1]).toBe('y = 2');
-    await expect(
-      page.getByText(
-        "The agent's change was not applied. The cell is now read-only for the agent."
-      )
-    ).toBeVisible();
+
+    // the notebook made read-only while a proposal waits
+    const readOnly = await update('a', path);
+    await expect(await block(jupyter, 0)).toBeVisible();
+    await setNotebookAccess('read');
+    expect((await readOnly.settled()).result!.structured).toMatchObject({
+      status: 'denied',
+      cellId: 'a',
+      reason:
+        'Auto-denied: the notebook owner made the notebook read-only for agents before deciding.'
+    });
+    await expect(await block(jupyter, 0)).toHaveCount(0);
+
+    // hidden while a proposal waits: exactly what a hidden notebook answers,
+    // by path (as a missing file) and as the current notebook (as none open)
+    for (const byPath of [true, false]) {
+      await setNotebookAccess('write');
+      const hidden = await update('a', byPath ? path : undefined);
+      await expect(await block(jupyter, 0)).toBeVisible();
+      await setNotebookAccess('none');
+      const answer = (await hidden.settled()).result!;
+      await expect(await block(jupyter, 0)).toHaveCount(0);
+      // what a call starting now, on the hidden notebook, answers
+      const now = await agent.call(UPDATE, {
+        ...(byPath ? { notebookPath: path } : {}),
+        cellId: 'a',
+        source: 'changed = 1',
+        expectedSourceHash: hash.a
+      });
+      expect(answer.isError).toBe(true);
+      expect(answer.text).toBe(now.text);
+      expect(answer.structured).toMatchObject({
+        error: byPath ? 'NOTEBOOK_NOT_FOUND' : 'NO_ACTIVE_NOTEBOOK'
+      });
+    }
+    await setNotebookAccess('write');
+    expect(await human.cellSources()).toEqual(['x = 1', 'y = 2', 'z = 3']);
   });
 
   test('full windowing: a proposal far down is brought into view, and its block stays with its cell', async ({

@@ -9,8 +9,9 @@
  * human's own work left alone. ipykernel (lab, notebook) can interrupt a
  * running cell; Pyodide (lite) cannot, so there the cell runs to completion.
  */
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 
+import { keepRegisteredTools } from '../agent';
 import { expect, test } from '../fixtures';
 import type { JupyterApp } from '../jupyter';
 import {
@@ -101,32 +102,6 @@ async function debuggerAsksForInfo(page: Page): Promise<void> {
 
 const SLOW =
   "import time\nprint('started', flush=True)\ntime.sleep(5)\nprint('slow done')";
-
-/**
- * Keeps every tool the page registers with `document.modelContext`, so a
- * test can call its `execute` the way the WebMCP runtime does, with a signal
- * the test controls. A native caller whose signal has fired gets an
- * AbortError instead of the result, so only this way can a test read what a
- * call returned after its signal fired late. Every page of the browser
- * context does it (Notebook 7 opens a notebook in a new tab); call it before
- * `jupyter.open`.
- */
-async function keepRegisteredTools(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
-    const context = document.modelContext;
-    if (!context) {
-      return;
-    }
-    const proto = Object.getPrototypeOf(context) as IWebMcpModelContext;
-    const register = proto.registerTool;
-    const kept = new Map<string, IWebMcpToolDefinition>();
-    (window as unknown as { uiTestsTools: typeof kept }).uiTestsTools = kept;
-    proto.registerTool = function (tool, options) {
-      kept.set(tool.name, tool);
-      return register.call(this, tool, options);
-    };
-  });
-}
 
 interface ILateAbortRun {
   /** What `execute` returned. */
