@@ -178,6 +178,13 @@ export async function insertCell(
   if (args.activate ?? true) {
     await activateCell(notebook.panel, cellId);
   }
+  // Hidden while the cell was being brought into view: the call answers as
+  // for a hidden notebook, and says nothing of what it wrote.
+  assertNotebookAccessible(
+    { path: notebook.path, access: notebookAccess(notebook.model) },
+    'read',
+    args.notebookPath !== null && args.notebookPath !== undefined
+  );
   return reread(notebook, cellId);
 }
 

@@ -17,6 +17,7 @@ import type { INotebookContent } from '@jupyterlab/nbformat';
 
 import { expect, test } from '../fixtures';
 import { IMPLEMENTED } from '../implemented';
+import { addKernelNotebook } from '../kernel-runs';
 import { codeCell, markdownCell, notebookOf } from '../notebook-content';
 import {
   type IAnswer,
@@ -575,4 +576,161 @@ test('hidden-content sweep: no marker, no hidden id, hidden answers as never exi
   expect(unhandled).toEqual([]);
   expect(pick(after)).toEqual(pick(before));
   expect(await jupyter.exists(ABSENT.NB)).toBe(false);
+});
+
+const MID_CALL_ROUNDS = scaled(25, 2);
+const SET_NOTEBOOK_ACCESS = 'jupyterlite-webmcp:set-notebook-access';
+const SET_MODE = 'jupyterlite-webmcp:set-propose-mode';
+
+/**
+ * The owner hides the notebook while a call is in flight: a run while its
+ * last target runs, an update while its proposal waits, an insert in the
+ * moment its cell lands. Each answer must be exactly what the same call
+ * answers when it starts on the hidden notebook, and hold nothing of it.
+ * Counts: 25 rounds × 3 kinds × 2 (by path, current) with
+ * RELIABILITY_SCALE=full, 2 rounds in CI.
+ */
+test('access changed mid-call: run, proposal and insert answer as a hidden notebook, with nothing of it', async ({
+  jupyter,
+  human,
+  agent
+}) => {
+  test.setTimeout(
+    scaled(1_800_000, jupyter.kind === 'lite' ? 240_000 : 120_000)
+  );
+  if (jupyter.kind !== 'lite') {
+    // the Propose switch writes the notebook; keep the setting's default
+    await jupyter.isolateSettings();
+  }
+  await jupyter.open();
+  const path = await addKernelNotebook(jupyter, 'midcall-swp.ipynb', [
+    codeCell('mc-a', `a = '${MARKER}-a'`),
+    codeCell('mc-slow', `import time\ntime.sleep(0.4)\nprint('${MARKER}-slow')`)
+  ]);
+  await human.openNotebook(path);
+  await agent.waitForTools([
+    'jupyter_run_cells',
+    'jupyter_update_cell',
+    'jupyter_insert_cell',
+    'jupyter_get_cells'
+  ]);
+  const page = jupyter.page;
+  const setAccess = (access: string) =>
+    human.command(SET_NOTEBOOK_ACCESS, { access });
+  const running = (cellId: string) =>
+    page.waitForFunction(
+      id =>
+        (
+          window.uiTests
+            .findNotebook(null)
+            ?.content.widgets.find(cell => cell.model.id === id)?.model as
+            { executionState?: string } | undefined
+        )?.executionState === 'running',
+      cellId
+    );
+  const secrets = [MARKER, 'mc-a', 'mc-slow', 'revision', 'cellCount'];
+  const started = Date.now();
+  const problems: string[] = [];
+  let calls = 0;
+
+  /** Starts `input` on `tool`, hides the notebook when `when` resolves. */
+  const sweep = async (
+    kind: string,
+    tool: string,
+    input: Record<string, unknown>,
+    when: () => Promise<unknown>
+  ) => {
+    const pending = await agent.start(tool, input);
+    await when();
+    await setAccess('none');
+    const answer = (await pending.settled()).result;
+    const now = await agent.call(tool, input);
+    calls++;
+    const where = `${kind} ${JSON.stringify(input).slice(0, 120)}`;
+    if (!answer || answer.text !== now.text || !answer.isError) {
+      problems.push(
+        `${where}: answered ${answer?.text?.slice(0, 200)}, a hidden notebook ${now.text?.slice(0, 200)}`
+      );
+    }
+    const named = JSON.stringify(input);
+    const leaked = [...secrets, 'midcall-swp'].filter(
+      s => answer?.text?.includes(s) && !named.includes(s)
+    );
+    if (leaked.length) {
+      problems.push(`${where} leaks ${leaked.join(', ')}`);
+    }
+    await setAccess('write');
+  };
+
+  for (let round = 0; round < MID_CALL_ROUNDS; round++) {
+    for (const byPath of [true, false]) {
+      const nb = byPath ? { notebookPath: path } : {};
+      await sweep(
+        'run',
+        'jupyter_run_cells',
+        { ...nb, cellIds: ['mc-a', 'mc-slow'] },
+        () => running('mc-slow')
+      );
+
+      const read = await agent.call<{ cells: { sourceHash: string }[] }>(
+        'jupyter_get_cells',
+        { cellIds: ['mc-a'] }
+      );
+      await human.command(SET_MODE, { mode: 'propose' });
+      await sweep(
+        'proposal',
+        'jupyter_update_cell',
+        {
+          ...nb,
+          cellId: 'mc-a',
+          source: 'a = 2',
+          expectedSourceHash: read.structured!.cells[0].sourceHash
+        },
+        () =>
+          expect(
+            page.getByRole('region', {
+              name: 'Agent proposes a change to this cell'
+            })
+          ).toBeVisible()
+      );
+      await human.command(SET_MODE, { mode: 'direct' });
+
+      // hidden in the moment the new cell lands, before the call answers
+      await page.evaluate(() => {
+        const model =
+          window.uiTests.findNotebook(null)!.content.model!.sharedModel;
+        const hide = () => {
+          model.changed.disconnect(hide);
+          model.setMetadata('jupyterlite_webmcp', {
+            version: 1,
+            notebookAccess: 'none'
+          });
+        };
+        model.changed.connect(hide);
+      });
+      await sweep(
+        'insert',
+        'jupyter_insert_cell',
+        { ...nb, source: `# ${MARKER}-inserted`, referenceCellId: 'mc-a' },
+        async () => undefined
+      );
+    }
+  }
+  const cells = await human.cellIds();
+  recordFigure(test.info(), {
+    row: 'hidden-content sweep, access changed mid-call',
+    app: jupyter.kind,
+    count: calls,
+    unit: 'calls (run, proposal, insert; by path and current)',
+    failures: problems.length,
+    seconds: since(started),
+    notes: `${MID_CALL_ROUNDS} rounds`
+  });
+  expect(problems.slice(0, 20)).toEqual([]);
+  // the proposals wrote nothing; each insert landed once (it happened)
+  expect(cells.filter(id => id === 'mc-a' || id === 'mc-slow')).toEqual([
+    'mc-a',
+    'mc-slow'
+  ]);
+  expect(cells).toHaveLength(2 + 2 * MID_CALL_ROUNDS);
 });
