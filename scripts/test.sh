@@ -24,7 +24,22 @@ count() { # name passed failed
   printf '    %s: %s passed, %s failed\n' "$1" "$2" "$3"
 }
 
-step() { printf '\n==> %s\n' "$*"; }
+# how long each step took, printed at the end (a CI log shows where the
+# time goes)
+timings=()
+step_name=''
+step_start=$SECONDS
+end_step() {
+  if [ -n "$step_name" ]; then
+    timings+=("$(printf '%6ss  %s' "$((SECONDS - step_start))" "$step_name")")
+  fi
+}
+step() {
+  end_step
+  step_name="$*"
+  step_start=$SECONDS
+  printf '\n==> %s\n' "$*"
+}
 
 step "Lint (prettier, eslint, stylelint)"
 if npm run --silent lint:check; then count lint 1 0; else count lint 0 1; fi
@@ -81,6 +96,32 @@ elif [ -f "$results/playwright.json" ]; then
   fi
 else
   count browser 0 1
+fi
+
+end_step
+
+echo
+echo "Time per step (wall clock):"
+printf '  %s\n' "${timings[@]}"
+if [ -f "$results/playwright.json" ]; then
+  # test time (every try's duration, summed; two workers run at once)
+  node -e '
+    const r = require(process.argv[1]);
+    const byProject = new Map(), byFile = new Map();
+    const walk = s => { for (const c of s.suites || []) walk(c);
+      for (const sp of s.specs || []) for (const t of sp.tests || [])
+        for (const res of t.results || []) {
+          byProject.set(t.projectName, (byProject.get(t.projectName) || 0) + res.duration);
+          const key = `[${t.projectName}] ${sp.file}`;
+          byFile.set(key, (byFile.get(key) || 0) + res.duration);
+        } };
+    for (const s of r.suites || []) walk(s);
+    const fmt = ms => `${(ms / 1000).toFixed(0).padStart(6)}s`;
+    console.log(`Browser test time per project (summed over ${r.config?.metadata?.actualWorkers ?? "the"} workers):`);
+    for (const [p, ms] of [...byProject].sort((a, b) => b[1] - a[1])) console.log(`  ${fmt(ms)}  ${p}`);
+    console.log("Slowest 15 spec files (per project):");
+    for (const [f, ms] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${fmt(ms)}  ${f}`);
+  ' "$PWD/$results/playwright.json" || true
 fi
 
 echo
