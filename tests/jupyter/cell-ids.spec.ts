@@ -8,12 +8,31 @@ import { readFileSync } from 'fs';
 import * as path from 'path';
 
 import type * as nbformat from '@jupyterlab/nbformat';
+import type {
+  INotebookModel,
+  NotebookModelFactory as NotebookModelFactoryType,
+  NotebookPanel,
+  NotebookTracker as NotebookTrackerType
+} from '@jupyterlab/notebook';
+import type { SessionContextDialogs as SessionContextDialogsType } from '@jupyterlab/apputils';
+import type {
+  Context as ContextType,
+  DocumentRegistry
+} from '@jupyterlab/docregistry';
+import type { ServiceManagerMock as ServiceManagerMockType } from '@jupyterlab/services/lib/testutils';
 
 import {
   baseCellId,
   stableCellIds,
   withStableCellIds
 } from '../../src/jupyter/cell-ids';
+import { StableCellIdsExtension } from '../../src/jupyter/cell-ids-plugin';
+import { type IJupyterEnvironment } from '../../src/jupyter/environment';
+import { notebookRevision } from '../../src/jupyter/model-index';
+import { NotebookResolver } from '../../src/jupyter/notebook';
+import { silenceKnownWarnings } from '../quiet';
+
+silenceKnownWarnings();
 
 /** The nbformat 4.2 notebook of the browser tests, as Jupyter wrote it. */
 function legacy(): nbformat.INotebookContent {
@@ -146,5 +165,140 @@ describe('withStableCellIds', () => {
       'a',
       baseCellId('code', 'y')
     ]);
+  });
+});
+
+/**
+ * The notebook packages, loaded once the known warnings are silenced (an
+ * import would load them first, and the clipboard's warning would print).
+ */
+function loadNotebookKit() {
+  return {
+    ...jest.requireActual<{
+      NotebookModelFactory: typeof NotebookModelFactoryType;
+      NotebookTracker: typeof NotebookTrackerType;
+    }>('@jupyterlab/notebook'),
+    ...jest.requireActual<{ Context: typeof ContextType }>(
+      '@jupyterlab/docregistry'
+    ),
+    ...jest.requireActual<{
+      SessionContextDialogs: typeof SessionContextDialogsType;
+    }>('@jupyterlab/apputils'),
+    ...jest.requireActual<{
+      ServiceManagerMock: typeof ServiceManagerMockType;
+    }>('@jupyterlab/services/lib/testutils')
+  };
+}
+
+describe('a notebook without ids, closed and open', () => {
+  const {
+    Context,
+    NotebookModelFactory,
+    NotebookTracker,
+    ServiceManagerMock,
+    SessionContextDialogs
+  } = loadNotebookKit();
+  const FILE = 'work/rainfall.ipynb';
+  let tracker: NotebookTrackerType;
+  let resolver: NotebookResolver;
+
+  beforeEach(() => {
+    tracker = new NotebookTracker({ namespace: 'cell-ids-spec' });
+    resolver = new NotebookResolver({
+      tracker,
+      multiDocument: true,
+      contents: {
+        get: async (file: string) => {
+          if (file !== FILE) {
+            throw { response: { status: 404 } };
+          }
+          return { type: 'notebook', content: legacy() };
+        }
+      }
+    } as unknown as IJupyterEnvironment);
+  });
+
+  afterEach(() => {
+    tracker.dispose();
+  });
+
+  /** The ids and revision of a read of the closed file. */
+  async function closedRead(): Promise<{ ids: string[]; revision: string }> {
+    const notebook = await resolver.resolveNotebook(FILE);
+    try {
+      return {
+        ids: notebook.model.cells.map(c => c.id),
+        revision: notebookRevision(notebook.model)
+      };
+    } finally {
+      notebook.release();
+    }
+  }
+
+  /**
+   * A document context opening the file as JupyterLab opens a notebook: the
+   * widget extensions run when its widget is made, then the context loads
+   * the file into the model (`initialize`).
+   */
+  async function openedContext(
+    extension: StableCellIdsExtension | null
+  ): Promise<DocumentRegistry.IContext<INotebookModel>> {
+    const manager = new ServiceManagerMock();
+    await manager.contents.save(FILE, {
+      type: 'notebook',
+      format: 'json',
+      content: legacy()
+    });
+    const context = new Context({
+      sessionDialogs: new SessionContextDialogs(),
+      manager,
+      factory: new NotebookModelFactory({}),
+      path: FILE,
+      kernelPreference: { shouldStart: false, canStart: false }
+    });
+    extension?.createNew(null as unknown as NotebookPanel, context);
+    await context.initialize(false);
+    return context;
+  }
+
+  it('reads the same ids and revision from the closed file every time', async () => {
+    const first = await closedRead();
+    const second = await closedRead();
+    expect(second).toEqual(first);
+    expect(first.ids).toEqual(stableCellIds(legacy().cells));
+  });
+
+  it('gives the notebook JupyterLab opens the ids of the closed read, upgraded and clean', async () => {
+    const { ids } = await closedRead();
+    const context = await openedContext(new StableCellIdsExtension());
+    try {
+      const model = context.model;
+      expect(model.sharedModel.cells.map(c => c.id)).toEqual(ids);
+      expect(model.nbformatMinor).toBe(5);
+      expect(model.dirty).toBe(false);
+      // nothing to undo into other ids
+      expect(model.sharedModel.canUndo()).toBe(false);
+      // what a save writes
+      const saved = model.toJSON() as nbformat.INotebookContent;
+      expect(saved.nbformat_minor).toBe(5);
+      expect(saved.cells.map(c => c.id)).toEqual(ids);
+      // reloading from disk keeps them
+      await context.revert();
+      expect(model.sharedModel.cells.map(c => c.id)).toEqual(ids);
+    } finally {
+      context.dispose();
+    }
+  });
+
+  it('control: without the extension, JupyterLab gives the cells random ids', async () => {
+    const { ids } = await closedRead();
+    const context = await openedContext(null);
+    try {
+      const opened = context.model.sharedModel.cells.map(c => c.id);
+      expect(opened).toHaveLength(ids.length);
+      expect(opened.filter(id => ids.includes(id))).toEqual([]);
+    } finally {
+      context.dispose();
+    }
   });
 });
