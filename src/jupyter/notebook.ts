@@ -24,6 +24,7 @@ import {
 export type { AccessIntent } from '../access/policy';
 import { ToolError } from '../common/errors';
 import { contentsError, contentsFailure } from '../common/contents-errors';
+import { withStableCellIds } from './cell-ids';
 import { notebookRevision } from './model-index';
 import { withJoinedStreams } from './outputs';
 import { basename, normalizePath } from './paths';
@@ -142,7 +143,8 @@ export class NotebookResolver {
     } else {
       const content = await this.readNotebookFile(normal);
       const model = YNotebook.create();
-      model.fromJSON(withJoinedStreams(content));
+      // Cells without ids get the ones JupyterLab gives them once open.
+      model.fromJSON(withStableCellIds(withJoinedStreams(content)));
       resolved = {
         path: normal,
         panel: null,

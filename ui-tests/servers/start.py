@@ -214,6 +214,12 @@ def server_command(kind: str, port: int, dirs: dict[str, Path]) -> list[str]:
     app = "LabApp" if lab else "JupyterNotebookApp"
     module = "jupyterlab" if lab else "notebook"
     extra = ["--LabApp.extension_manager=readonly"] if lab else []
+    if not lab:
+        # The jupyterlab server extension, loaded by the notebook server too,
+        # serves /lab/extensions/ from LabApp's path: without this, a
+        # labextension linked in the Python environment (another checkout's
+        # build) answered for this one's files, whose hashes it lacks (404).
+        extra += [f"--LabApp.labextensions_path={dirs['labextensions']}"]
     if kind == "lab-rtc":
         extra += [
             f"--SQLiteYStore.db_path={dirs['base'] / 'ystore.db'}",
