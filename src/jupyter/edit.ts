@@ -54,6 +54,20 @@ export function assertWritableSource(source: string, key = 'source'): void {
   }
 }
 
+/**
+ * What an update or a delete checks before it writes: the cell exists, the
+ * agent may write it, and it is still what the agent read. Run on the file
+ * of a notebook that is not open before it opens, then on the live model.
+ */
+function checkCellWrite(
+  model: ISharedNotebook,
+  args: { cellId: string; expectedSourceHash: string },
+  staleMessage: string
+): void {
+  const { cell } = findCell(model, args.cellId, 'write');
+  assertSourceHash(cell, args.expectedSourceHash, staleMessage);
+}
+
 /** What a write returns. */
 export interface ICellWriteResult {
   notebook: INotebookInfo;
@@ -147,7 +161,16 @@ export async function insertCell(
   }
   const source = args.source ?? '';
   assertWritableSource(source);
-  const notebook = await resolver.resolveLive(args.notebookPath, 'write');
+  const reference = args.referenceCellId;
+  const notebook = await resolver.resolveLive(
+    args.notebookPath,
+    'write',
+    model => {
+      if (reference !== null && reference !== undefined) {
+        findCell(model, reference, 'read');
+      }
+    }
+  );
   const index = insertionIndex(notebook, args);
   let inserted: ISharedCell | null = null;
   asOneStep(notebook.model, null, () => {
@@ -241,7 +264,11 @@ export async function updateCell(
   proposals: IProposals | null = null
 ): Promise<UpdateResult> {
   assertWritableSource(args.source);
-  const notebook = await resolver.resolveLive(args.notebookPath, 'write');
+  const notebook = await resolver.resolveLive(
+    args.notebookPath,
+    'write',
+    model => checkCellWrite(model, args, 'Cell changed since it was read.')
+  );
   const { cell } = findCell(notebook.model, args.cellId, 'write');
   call.reportCell(notebook.path, cell.id, 'editing');
   assertSourceHash(
@@ -354,7 +381,16 @@ export async function deleteCell(
   args: IDeleteArgs,
   call: ICallTrace = NO_CALL
 ): Promise<IDeleteResult> {
-  const notebook = await resolver.resolveLive(args.notebookPath, 'write');
+  const notebook = await resolver.resolveLive(
+    args.notebookPath,
+    'write',
+    model =>
+      checkCellWrite(
+        model,
+        args,
+        'Cell changed since it was read; it was not deleted.'
+      )
+  );
   const { cell, index } = findCell(notebook.model, args.cellId, 'write');
   call.reportCell(notebook.path, cell.id, 'editing');
   assertSourceHash(
