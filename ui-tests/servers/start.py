@@ -244,6 +244,11 @@ def server_command(kind: str, port: int, dirs: dict[str, Path]) -> list[str]:
         f"--{app}.user_settings_dir={dirs['settings']}",
         f"--{app}.workspaces_dir={dirs['workspaces']}",
         f"--{app}.labextensions_path={dirs['labextensions']}",
+        # Notebook 7 lists the extensions from its own app's path but serves
+        # their files through JupyterLab's handler, which reads LabApp's: left
+        # at its default it served the environment's installed build (another
+        # checkout's), whose file names differ, and the page loaded none
+        *([] if lab else [f"--LabApp.labextensions_path={dirs['labextensions']}"]),
     ]
 
 
