@@ -191,7 +191,9 @@ export async function insertCell(
     ...callOf(call)
   });
   if (args.activate ?? true) {
-    await activateCell(notebook.panel, cellId);
+    // Best-effort: the cell is inserted, and a failed scroll or focus must
+    // not tell the agent otherwise (a retry would insert it twice).
+    await activateCell(notebook.panel, cellId).catch(() => undefined);
   }
   return reread(notebook, cellId);
 }
