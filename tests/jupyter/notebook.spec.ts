@@ -11,11 +11,9 @@ import type {
   NotebookPanel,
   NotebookTracker as NotebookTrackerType
 } from '@jupyterlab/notebook';
-import type { NBTestUtils as NBTestUtilsType } from '@jupyterlab/notebook/lib/testutils';
 import { Widget } from '@lumino/widgets';
 
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
-import { normalizeError } from '../../src/common/errors';
 import { sourceHash } from '../../src/common/hash';
 import { NO_CALL } from '../../src/jupyter/call';
 import { deleteCell, insertCell, updateCell } from '../../src/jupyter/edit';
@@ -28,16 +26,12 @@ import {
   type IReviewServices
 } from '../../src/jupyter/review';
 import { ReviewStore } from '../../src/review/storage';
+import { failure, loadPanelKit } from '../panel-kit';
 import { silenceKnownWarnings } from '../quiet';
 
 silenceKnownWarnings();
 
-const { NBTestUtils } = jest.requireActual<{
-  NBTestUtils: typeof NBTestUtilsType;
-}>('@jupyterlab/notebook/lib/testutils');
-const { NotebookTracker } = jest.requireActual<{
-  NotebookTracker: typeof NotebookTrackerType;
-}>('@jupyterlab/notebook');
+const { NBTestUtils, NotebookTracker } = loadPanelKit();
 
 function cell(
   id: string,
@@ -64,15 +58,6 @@ const CONTENT: nbformat.INotebookContent = {
   nbformat: 4,
   nbformat_minor: 5
 };
-
-async function failure(call: Promise<unknown>): Promise<{ error?: unknown }> {
-  try {
-    await call;
-  } catch (error) {
-    return normalizeError(error);
-  }
-  throw new Error('expected a failure');
-}
 
 describe('resolveLive with a notebook that is not open', () => {
   let tracker: NotebookTrackerType;
