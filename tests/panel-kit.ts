@@ -4,7 +4,7 @@
  * import would load the packages first, and the clipboard's warning would
  * print.
  */
-import type { NotebookTracker } from '@jupyterlab/notebook';
+import type { NotebookPanel, NotebookTracker } from '@jupyterlab/notebook';
 import type { NBTestUtils } from '@jupyterlab/notebook/lib/testutils';
 
 import { normalizeError } from '../src/common/errors';
@@ -33,4 +33,15 @@ export async function failure(
     return normalizeError(error);
   }
   throw new Error('expected a failure');
+}
+
+/** Dispose a test's panel, its context and its tracker. */
+export function disposePanel(
+  panel: NotebookPanel,
+  tracker: { dispose(): void }
+): void {
+  const context = panel.context;
+  panel.dispose();
+  context.dispose();
+  tracker.dispose();
 }

@@ -26,7 +26,7 @@ import {
   type IReviewServices
 } from '../../src/jupyter/review';
 import { ReviewStore } from '../../src/review/storage';
-import { failure, loadPanelKit } from '../panel-kit';
+import { disposePanel, failure, loadPanelKit } from '../panel-kit';
 import { silenceKnownWarnings } from '../quiet';
 
 silenceKnownWarnings();
@@ -105,10 +105,7 @@ describe('resolveLive with a notebook that is not open', () => {
 
   afterEach(() => {
     store.dispose();
-    const context = panel.context;
-    panel.dispose();
-    context.dispose();
-    tracker.dispose();
+    disposePanel(panel, tracker);
   });
 
   const hash = (source: string) => sourceHash('code', source);
