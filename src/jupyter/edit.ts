@@ -62,6 +62,20 @@ export function assertWritableSource(source: string, key = 'source'): void {
   }
 }
 
+/**
+ * What an update or a delete checks before it writes: the cell exists, the
+ * agent may write it, and it is still what the agent read. Run on the file
+ * of a notebook that is not open before it opens, then on the live model.
+ */
+function checkCellWrite(
+  model: ISharedNotebook,
+  args: { cellId: string; expectedSourceHash: string },
+  staleMessage: string
+): void {
+  const { cell } = findCell(model, args.cellId, 'write');
+  assertSourceHash(cell, args.expectedSourceHash, staleMessage);
+}
+
 /** What a write returns. */
 export interface ICellWriteResult {
   notebook: INotebookInfo;
@@ -155,7 +169,16 @@ export async function insertCell(
   }
   const source = args.source ?? '';
   assertWritableSource(source);
-  const notebook = await resolver.resolveLive(args.notebookPath, 'write');
+  const reference = args.referenceCellId;
+  const notebook = await resolver.resolveLive(
+    args.notebookPath,
+    'write',
+    model => {
+      if (reference !== null && reference !== undefined) {
+        findCell(model, reference, 'read');
+      }
+    }
+  );
   const index = insertionIndex(notebook, args);
   let inserted: ISharedCell | null = null;
   asOneStep(notebook.model, null, () => {
@@ -176,7 +199,9 @@ export async function insertCell(
     ...callOf(call)
   });
   if (args.activate ?? true) {
-    await activateCell(notebook.panel, cellId);
+    // Best-effort: the cell is inserted, and a failed scroll or focus must
+    // not tell the agent otherwise (a retry would insert it twice).
+    await activateCell(notebook.panel, cellId).catch(() => undefined);
   }
   // Hidden while the cell was being brought into view: the call answers as
   // for a hidden notebook, and says nothing of what it wrote.
@@ -259,7 +284,11 @@ export async function updateCell(
     await abortedIfProposed(resolver, args.notebookPath, proposals);
   }
   assertWritableSource(args.source);
-  const notebook = await resolver.resolveLive(args.notebookPath, 'write');
+  const notebook = await resolver.resolveLive(
+    args.notebookPath,
+    'write',
+    model => checkCellWrite(model, args, 'Cell changed since it was read.')
+  );
   const { cell } = findCell(notebook.model, args.cellId, 'write');
   call.reportCell(notebook.path, cell.id, 'editing');
   assertSourceHash(
@@ -410,7 +439,16 @@ export async function deleteCell(
   args: IDeleteArgs,
   call: ICallTrace = NO_CALL
 ): Promise<IDeleteResult> {
-  const notebook = await resolver.resolveLive(args.notebookPath, 'write');
+  const notebook = await resolver.resolveLive(
+    args.notebookPath,
+    'write',
+    model =>
+      checkCellWrite(
+        model,
+        args,
+        'Cell changed since it was read; it was not deleted.'
+      )
+  );
   const { cell, index } = findCell(notebook.model, args.cellId, 'write');
   call.reportCell(notebook.path, cell.id, 'editing');
   assertSourceHash(

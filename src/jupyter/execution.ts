@@ -37,6 +37,7 @@ import {
   type NotebookResolver
 } from './notebook';
 import {
+  addressedTargets,
   needsKernel,
   selectTargets,
   type IRunArgs,
@@ -87,7 +88,11 @@ export async function runCells(
   if (signal.aborted) {
     throw aborted();
   }
-  const notebook = await resolver.resolveLive(args.notebookPath, 'write');
+  const notebook = await resolver.resolveLive(
+    args.notebookPath,
+    'write',
+    model => addressedTargets(model, args)
+  );
   const targets = selectTargets(notebook, args);
   const session = notebook.panel.sessionContext;
   // A kernel that is still starting (a notebook just opened) is waited for.

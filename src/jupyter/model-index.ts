@@ -122,7 +122,7 @@ class ModelIndex {
       return;
     }
     if (change.metadataChange) {
-      // Read from the metadata itself: the access cache of cell-cache.ts may
+      // Read from the metadata itself: the access cache of access/read.ts may
       // not have seen this change yet.
       const visible = !isHidden(storedCellAccess(cell));
       if (visible !== this._chunkOf.has(cell)) {

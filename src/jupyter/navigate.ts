@@ -155,7 +155,8 @@ function holdInView(notebook: Notebook, cell: Cell): void {
 /**
  * Scroll a cell into view and make it the only selected, active cell; it is
  * rendered (its editor exists) when this resolves, and stays on screen while
- * the notebook renders the cells before it.
+ * the notebook renders the cells before it. The scroll is best-effort: one
+ * overtaken by another reveal never fails the call.
  */
 export async function revealCell(
   panel: NotebookPanel,
@@ -165,7 +166,10 @@ export async function revealCell(
   const ahead = renderNow(notebook, index);
   notebook.activeCellIndex = index;
   notebook.deselectAll();
-  await notebook.scrollToItem(index, 'smart');
+  // The windowed list rejects a scroll that a newer one overtakes ("Scrolling
+  // to a new item is requested."), as when calls reveal cells at the same
+  // time: the newer scroll owns the screen, and this cell is still active.
+  await notebook.scrollToItem(index, 'smart').catch(() => undefined);
   const cell = notebook.widgets[index];
   if (cell) {
     await cell.ready;

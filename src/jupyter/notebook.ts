@@ -66,6 +66,12 @@ export interface IResolveOptions {
   key?: string;
 }
 
+/**
+ * A call's own checks of the cells it addresses, run on a notebook's model;
+ * it throws the call's error (CELL_NOT_FOUND, CELL_ACCESS_DENIED, STALE_CELL…).
+ */
+export type LiveCheck = (model: ISharedNotebook) => void;
+
 function checkNotebookAccess(
   notebook: IResolvedNotebook,
   intent: AccessIntent,
@@ -100,6 +106,9 @@ async function loaded(panel: NotebookPanel): Promise<void> {
  */
 export class NotebookResolver {
   constructor(private readonly _env: IJupyterEnvironment) {}
+
+  /** Background openings in flight, by path (see _openInBackground). */
+  private readonly _opening = new Map<string, Promise<NotebookPanel>>();
 
   /** The notebook the user is working in, or null. */
   currentPanel(): NotebookPanel | null {
@@ -167,23 +176,49 @@ export class NotebookResolver {
    * In JupyterLab a notebook that is not open is opened in the background
    * (never its file behind an open tab's back). In an app with one notebook
    * per tab, another tab's notebook is refused: the call belongs in its tab.
+   *
+   * `check` is what the call will check of the cells it addresses (ids,
+   * access, hashes, anchors). For a notebook that is not open it runs on the
+   * file before anything opens, so a call that can only fail opens no
+   * notebook and starts no kernel; the call checks the live model again
+   * once it has it (of an open notebook, only then).
    */
   async resolveLive(
     path: string | null | undefined,
-    intent: AccessIntent
+    intent: AccessIntent,
+    check: LiveCheck = () => undefined
   ): Promise<ILiveNotebook> {
     const resolved = await this.resolveNotebook(path, { intent });
     if (resolved.panel) {
       return resolved as ILiveNotebook;
     }
-    resolved.release();
-    if (!this._env.multiDocument) {
-      throw otherTabError(resolved.path);
+    try {
+      if (!this._env.multiDocument) {
+        throw otherTabError(resolved.path);
+      }
+      check(resolved.model);
+    } finally {
+      resolved.release();
     }
-    const panel = await this.openPanel(resolved.path, { activate: false });
+    const panel = await this._openInBackground(resolved.path);
     const live = this.fromPanel(panel);
     checkNotebookAccess(live, intent, true);
     return live as ILiveNotebook;
+  }
+
+  /**
+   * Open a notebook in the background for a write, once however many calls
+   * ask for it at the same time: they all wait for the same opening.
+   */
+  private _openInBackground(path: string): Promise<NotebookPanel> {
+    let opening = this._opening.get(path);
+    if (!opening) {
+      opening = this.openPanel(path, { activate: false }).finally(() => {
+        this._opening.delete(path);
+      });
+      this._opening.set(path, opening);
+    }
+    return opening;
   }
 
   /** Open a notebook in this page and wait until its model is loaded. */

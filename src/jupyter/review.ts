@@ -568,13 +568,18 @@ export async function createComment(
 ): Promise<ICreateCommentResult> {
   checkAnchorArgs(args.anchor);
   assertMessage(args.message, 'message');
-  const notebook = await services.resolver.resolveLive(
+  const anchorIn = (model: ISharedNotebook) =>
+    liveAnchor(
+      model,
+      findCell(model, args.anchor.cellId, 'write').index,
+      args.anchor
+    );
+  const { model, path } = await services.resolver.resolveLive(
     args.notebookPath,
-    'write'
+    'write',
+    anchorIn
   );
-  const { model, path } = notebook;
-  const { index } = findCell(model, args.anchor.cellId, 'write');
-  const anchor = liveAnchor(model, index, args.anchor);
+  const anchor = anchorIn(model);
   const thread = services.review.createThread(model, {
     anchor,
     body: args.message,
@@ -609,11 +614,14 @@ async function writableThread(
   args: IThreadArgs,
   call: ICallTrace
 ): Promise<{ model: ISharedNotebook; path: string; thread: IReviewThread }> {
+  const threadIn = (model: ISharedNotebook) =>
+    findThread(services.review, model, args.threadId, 'write');
   const { model, path } = await services.resolver.resolveLive(
     args.notebookPath,
-    'write'
+    'write',
+    threadIn
   );
-  const found = findThread(services.review, model, args.threadId, 'write');
+  const found = threadIn(model);
   reportAnchoredCell(call, path, found, 'editing');
   return { model, path, thread: found.thread };
 }

@@ -2,6 +2,8 @@
  * Which cells a `jupyter_run_cells` call runs: cellIds, or a contiguous
  * range, or the active cell; all of them checked before the first one runs.
  */
+import { type ISharedNotebook } from '@jupyter/ydoc';
+
 import { isHidden } from '../access/policy';
 import { cellAccess } from '../access/read';
 import { findCell } from './cells';
@@ -34,6 +36,18 @@ export function selectTargets(
   notebook: ILiveNotebook,
   args: IRunArgs
 ): ITarget[] {
+  return addressedTargets(notebook.model, args) ?? [activeTarget(notebook)];
+}
+
+/**
+ * Check the selector and, for cellIds or a range, list their targets in a
+ * notebook's model (its file, before a notebook that is not open opens);
+ * null when the call runs the active cell, which only the open notebook has.
+ */
+export function addressedTargets(
+  model: ISharedNotebook,
+  args: IRunArgs
+): ITarget[] | null {
   const hasStart = args.startIndex !== undefined;
   const hasEnd = args.endIndex !== undefined;
   if (args.cellIds && (hasStart || hasEnd)) {
@@ -51,14 +65,13 @@ export function selectTargets(
       'minItems'
     );
   }
-  const model = notebook.model;
-  let targets: ITarget[];
   if (args.cellIds) {
-    targets = args.cellIds.map(cellId => {
+    return args.cellIds.map(cellId => {
       findCell(model, cellId, 'write');
       return { cellId, byId: true };
     });
-  } else if (hasStart || hasEnd) {
+  }
+  if (hasStart || hasEnd) {
     if (!hasStart || !hasEnd) {
       throw invalid(
         'A range needs both startIndex and endIndex.',
@@ -82,7 +95,7 @@ export function selectTargets(
         'maxCells'
       );
     }
-    targets = [];
+    const targets: ITarget[] = [];
     for (let index = start; index < end; index++) {
       const cell = model.cells[index];
       if (!cell || isHidden(cellAccess(cell))) {
@@ -96,25 +109,29 @@ export function selectTargets(
       findCell(model, cell.id, 'write');
       targets.push({ cellId: cell.id, byId: false });
     }
-  } else {
-    const active = notebook.panel.content.activeCell;
-    if (!active) {
-      throw invalid(
-        'No cell is active: give cellIds or startIndex/endIndex.',
-        'cellIds',
-        'required'
-      );
-    }
-    if (isHidden(cellAccess(active.model.sharedModel))) {
-      throw new ToolError(
-        'CELL_NOT_FOUND',
-        'The active cell cannot be found in this notebook.'
-      );
-    }
-    findCell(model, active.model.id, 'write');
-    targets = [{ cellId: active.model.id, byId: false }];
+    return targets;
   }
-  return targets;
+  return null;
+}
+
+/** The active cell as the one target, checked. */
+function activeTarget(notebook: ILiveNotebook): ITarget {
+  const active = notebook.panel.content.activeCell;
+  if (!active) {
+    throw invalid(
+      'No cell is active: give cellIds or startIndex/endIndex.',
+      'cellIds',
+      'required'
+    );
+  }
+  if (isHidden(cellAccess(active.model.sharedModel))) {
+    throw new ToolError(
+      'CELL_NOT_FOUND',
+      'The active cell cannot be found in this notebook.'
+    );
+  }
+  findCell(notebook.model, active.model.id, 'write');
+  return { cellId: active.model.id, byId: false };
 }
 
 /**

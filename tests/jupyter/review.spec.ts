@@ -39,6 +39,7 @@ import { LIMITS } from '../../src/limits';
 import { AGENT_AUTHOR, ReviewStore } from '../../src/review/storage';
 import type { CellActivityKind } from '../../src/tokens';
 import { setAccess } from './ymodel';
+import { disposePanel, failure } from '../panel-kit';
 import { silenceKnownWarnings } from '../quiet';
 
 silenceKnownWarnings();
@@ -66,18 +67,6 @@ function fixtureContent(): nbformat.INotebookContent {
     throw new Error(`${FIXTURE} not found in ${candidates.join(', ')}`);
   }
   return JSON.parse(readFileSync(found, 'utf-8')) as nbformat.INotebookContent;
-}
-
-/** The normalized error a call gives. */
-async function failure(
-  call: Promise<unknown>
-): Promise<Record<string, unknown>> {
-  try {
-    await call;
-  } catch (error) {
-    return normalizeError(error);
-  }
-  throw new Error('expected a failure');
 }
 
 /** Every cell's source, to show no tool changed one. */
@@ -162,10 +151,7 @@ describe('the comment tools', () => {
 
   afterEach(() => {
     store.dispose();
-    const context = panel.context;
-    panel.dispose();
-    context.dispose();
-    tracker.dispose();
+    disposePanel(panel, tracker);
   });
 
   describe('jupyter_list_comments', () => {

@@ -3,7 +3,12 @@
  * reads and writes (reads of cells, context, workspace, access, comments and
  * exports; cell updates, many of which lose to each other and answer
  * STALE_CELL; inserts, focus moves, comments and runs). Every call must
- * resolve with the result envelope (never INTERNAL_ERROR), the page must see
+ * resolve with the result envelope (never INTERNAL_ERROR), and every answer
+ * must be true: each insert, update and comment that answered success is in
+ * the notebook once, each that answered an error is not. The first burst
+ * also writes into a notebook that is not open when it starts (inserts and
+ * updates; the first of them opens it, in Notebook 7 each is refused as
+ * another tab's). The page must see
  * no unhandled rejection, and its heap, measured after a garbage collection,
  * must come back within 10% of where it was before once the notebook is
  * reset (the cells the burst inserted are what a notebook that grew holds,
@@ -51,6 +56,8 @@ import { SEED, recordFigure, scaled, since } from '../reliability/figures';
 
 const IN_FLIGHT = scaled(1000, 300);
 const CELLS = 20;
+/** Cells of the notebook that is not open when the first burst starts. */
+const CLOSED_CELLS = 5;
 
 function sourceHash(cellType: string, source: string): string {
   const hex = createHash('sha256')
@@ -61,11 +68,14 @@ function sourceHash(cellType: string, source: string): string {
 
 const source = (i: number) => `v${i} = ${i}`;
 
-/** The mixed calls: three in four read, one in four writes. */
+/**
+ * The mixed calls: three in four read, one in four writes; with `closed`,
+ * some of the writes go into that notebook, not open when the burst starts.
+ */
 function mixedCalls(
   path: string,
   dir: string,
-  options: { focus: boolean }
+  options: { focus: boolean; closed?: string }
 ): fc.Arbitrary<ICall> {
   const cell = fc.integer({ min: 0, max: CELLS - 1 });
   const id = cell.map(i => `load-${i}`);
@@ -122,12 +132,124 @@ function mixedCalls(
     fc.record({
       tool: fc.constant('jupyter_run_cells'),
       input: fc.constant({ cellIds: ['load-run'] })
-    })
+    }),
+    ...(options.closed ? closedWrites(options.closed) : [])
   ];
   return fc.oneof(
     { arbitrary: fc.oneof(...read), weight: 3 },
     { arbitrary: fc.oneof(...write), weight: 1 }
   );
+}
+
+/**
+ * Writes into the notebook that is not open: inserts that make their cell
+ * active (the scroll that lost to another one used to fail the call) and
+ * updates that race each other.
+ */
+function closedWrites(closed: string): fc.Arbitrary<ICall>[] {
+  const cell = fc.integer({ min: 0, max: CLOSED_CELLS - 1 });
+  return [
+    cell.map(i => ({
+      tool: 'jupyter_insert_cell',
+      input: {
+        notebookPath: closed,
+        referenceCellId: `closed-${i}`,
+        source: 'inserted = 1'
+      }
+    })),
+    cell.map(i => ({
+      tool: 'jupyter_update_cell',
+      input: {
+        notebookPath: closed,
+        cellId: `closed-${i}`,
+        source: `c${i} = 0`,
+        expectedSourceHash: sourceHash('code', closedSource(i))
+      }
+    }))
+  ];
+}
+
+const closedSource = (i: number) => `c${i} = ${i}`;
+
+/**
+ * The calls with a source or message of their own (`tag` and the call's
+ * place), so that each write can be found in the notebook afterwards.
+ */
+function distinct(calls: ICall[], tag: string): ICall[] {
+  return calls.map(({ tool, input }, n) => {
+    const mark = `${tag}${n}`;
+    if (tool === 'jupyter_insert_cell') {
+      return { tool, input: { ...input, source: `inserted_${mark} = 1` } };
+    }
+    if (tool === 'jupyter_update_cell') {
+      return { tool, input: { ...input, source: `${input.source} # ${mark}` } };
+    }
+    if (tool === 'jupyter_create_comment') {
+      return { tool, input: { ...input, message: `load test ${mark}` } };
+    }
+    return { tool, input };
+  });
+}
+
+/** What a notebook holds, for checking the writes against it. */
+interface IHeld {
+  cells: { id: string; source: string }[];
+  /** Its metadata as JSON (the review threads live there). */
+  metadata: string;
+}
+
+/**
+ * Whether each write's answer is true of the notebooks: an insert that
+ * answered success holds its cell once, under the id it answered; an
+ * update's source is there; a comment's message is there once. A write
+ * that answered an error left none of it. Reads, runs and focus moves are
+ * not checked here. Returns the untrue answers and how many were checked.
+ */
+function untrue(
+  calls: ICall[],
+  answers: IAnswer[],
+  held: Record<string, IHeld>,
+  current: string
+): { problems: string[]; checked: number; intoClosed: number } {
+  const problems: string[] = [];
+  let checked = 0;
+  let intoClosed = 0;
+  calls.forEach(({ tool, input }, n) => {
+    const path = (input.notebookPath as string | undefined) ?? current;
+    const notebook = held[path];
+    const ok = answers[n].result?.isError === false;
+    let found: number;
+    if (tool === 'jupyter_insert_cell') {
+      const cells = notebook.cells.filter(c => c.source === input.source);
+      const id = ok
+        ? (answers[n].result!.structured as { cell: { id: string } }).cell.id
+        : null;
+      found = cells.length;
+      if (ok && cells.length === 1 && cells[0].id !== id) {
+        problems.push(
+          `${tool} #${n}: answered ${id}, the cell is ${cells[0].id}`
+        );
+      }
+    } else if (tool === 'jupyter_update_cell') {
+      const cell = notebook.cells.find(c => c.id === input.cellId);
+      found = cell?.source === input.source ? 1 : 0;
+    } else if (tool === 'jupyter_create_comment') {
+      found = notebook.metadata.split(JSON.stringify(input.message)).length - 1;
+    } else {
+      return;
+    }
+    checked++;
+    if (path !== current) {
+      intoClosed++;
+    }
+    if (found !== (ok ? 1 : 0)) {
+      problems.push(
+        `${tool} ${JSON.stringify(input)} answered ` +
+          `${errorCode(answers[n]) ?? 'ok'}, found ${found} time(s) in ${path}`
+      );
+    }
+  });
+  return { problems, checked, intoClosed };
 }
 
 interface IHeap {
@@ -140,18 +262,21 @@ interface IHeap {
 }
 
 interface IBurst extends IHeap {
+  calls: ICall[];
   answers: IAnswer[];
   seconds: number;
+  truth: ReturnType<typeof untrue>;
 }
 
 /** The edits a burst made, to make again without a tool call. */
 interface IEdits {
-  inserts: string[];
+  /** Reference cell and source of each insert. */
+  inserts: [string, string][];
   updates: [string, string][];
   runs: number;
 }
 
-test('mixed calls all in flight at once: every answer an envelope, heap back', async ({
+test('mixed calls all in flight at once: every answer an envelope and true, heap back', async ({
   jupyter,
   agent,
   human
@@ -165,6 +290,14 @@ test('mixed calls all in flight at once: every answer an envelope, heap back', a
   ];
   const keep = cells.map(cell => cell.id as string);
   const path = await jupyter.createNotebook('load.ipynb', notebookOf(cells));
+  const closed = await jupyter.createNotebook(
+    'load-closed.ipynb',
+    notebookOf(
+      Array.from({ length: CLOSED_CELLS }, (_, i) =>
+        codeCell(`closed-${i}`, closedSource(i))
+      )
+    )
+  );
   await human.openNotebook(path);
   await agent.waitForTools(IMPLEMENTED);
   await watchRejections(jupyter.page);
@@ -186,10 +319,23 @@ test('mixed calls all in flight at once: every answer an envelope, heap back', a
     }
     return used;
   };
-  /** The notebook back to its cells and sources (threads stay: they are few). */
+  /**
+   * The notebook back to its cells and sources (threads stay: they are few),
+   * and the other one closed again, its edits dropped.
+   */
   const reset = () =>
     jupyter.page.evaluate(
-      ([docPath, ids, sources]) => {
+      async ([docPath, ids, sources, closedPath]) => {
+        const other = window.uiTests.findNotebook(closedPath);
+        if (other) {
+          // closed as the person closes a tab, its edits dropped (the
+          // kernel keeps running, as it does then), once its kernel is up:
+          // a session disposed while it starts rejects in JupyterLab,
+          // unhandled, and so does a kernel shut down in JupyterLite
+          await other.sessionContext.ready;
+          other.model!.dirty = false;
+          other.close();
+        }
         const shared = window.uiTests.findNotebook(docPath)!.model!.sharedModel;
         let removed = 0;
         for (let i = shared.cells.length - 1; i >= 0; i--) {
@@ -203,7 +349,44 @@ test('mixed calls all in flight at once: every answer an envelope, heap back', a
         }
         return removed;
       },
-      [path, keep, cells.map(cell => cell.source as string)] as const
+      [path, keep, cells.map(cell => cell.source as string), closed] as const
+    );
+  /** What each notebook holds: its live model when open, else its file. */
+  const held = () =>
+    jupyter.page.evaluate(
+      async paths => {
+        const out: Record<string, IHeld> = {};
+        for (const docPath of paths) {
+          const shared =
+            window.uiTests.findNotebook(docPath)?.model?.sharedModel;
+          if (shared) {
+            out[docPath] = {
+              cells: shared.cells.map(c => ({
+                id: c.id,
+                source: c.getSource()
+              })),
+              metadata: JSON.stringify(shared.getMetadata())
+            };
+            continue;
+          }
+          const file = await window.uiTests
+            .app()
+            .serviceManager.contents.get(docPath, { content: true });
+          const content = file.content as {
+            cells: { id: string; source: string | string[] }[];
+            metadata: unknown;
+          };
+          out[docPath] = {
+            cells: content.cells.map(c => ({
+              id: c.id,
+              source: Array.isArray(c.source) ? c.source.join('') : c.source
+            })),
+            metadata: JSON.stringify(content.metadata)
+          };
+        }
+        return out;
+      },
+      [path, closed]
     );
   // counts the notebook's active-cell announcements
   await jupyter.page.evaluate(docPath => {
@@ -240,23 +423,28 @@ test('mixed calls all in flight at once: every answer an envelope, heap back', a
       activeCellChanges: (await activeCellChanges()) - changesBefore
     };
   };
-  const burst = async (calls: ICall[]): Promise<IBurst> => {
+  const burst = async (drawn: ICall[], tag: string): Promise<IBurst> => {
     // a first, smaller burst warms up what is made once (code loaded
     // lazily, caches filled); the heap is measured from after it
-    const warm = await callMany(jupyter.page, calls.slice(0, 100), {
-      concurrent: true
-    });
+    const warm = await callMany(
+      jupyter.page,
+      distinct(drawn.slice(0, 100), `${tag}w`),
+      { concurrent: true }
+    );
     expect(warm.map(envelopeProblem).filter(Boolean)).toEqual([]);
     await jupyter.waitForNotebook(path);
     await reset();
+    const calls = distinct(drawn, tag);
     let answers: IAnswer[] = [];
     let seconds = 0;
+    let truth: IBurst['truth'] = { problems: [], checked: 0, intoClosed: 0 };
     const figures = await measured(async () => {
       const started = Date.now();
       answers = await callMany(jupyter.page, calls, { concurrent: true });
       seconds = since(started);
+      truth = untrue(calls, answers, await held(), path);
     });
-    return { answers, seconds, ...figures };
+    return { calls, answers, seconds, truth, ...figures };
   };
   /** The edits the calls that answered ok made. */
   const editsOf = (calls: ICall[], answers: IAnswer[]): IEdits => {
@@ -266,7 +454,10 @@ test('mixed calls all in flight at once: every answer an envelope, heap back', a
         return;
       }
       if (tool === 'jupyter_insert_cell') {
-        edits.inserts.push(input.referenceCellId as string);
+        edits.inserts.push([
+          input.referenceCellId as string,
+          input.source as string
+        ]);
       } else if (tool === 'jupyter_update_cell') {
         edits.updates.push([input.cellId as string, input.source as string]);
       } else if (tool === 'jupyter_run_cells') {
@@ -292,13 +483,13 @@ test('mixed calls all in flight at once: every answer an envelope, heap back', a
           write();
           on.undoManager?.stopCapturing();
         };
-        for (const ref of inserts) {
+        for (const [ref, source] of inserts) {
           const at = shared.cells.findIndex(cell => cell.id === ref);
           step(shared as Step, () =>
             shared.transact(() =>
               shared.insertCell(at + 1, {
                 cell_type: 'code',
-                source: 'inserted = 1',
+                source,
                 metadata: {}
               })
             )
@@ -335,18 +526,18 @@ test('mixed calls all in flight at once: every answer an envelope, heap back', a
     `(${((b.heapAfter / b.heapBefore - 1) * 100).toFixed(1)}%, ` +
     `${b.activeCellChanges} active-cell announcements)`;
 
-  const withFocus = fc.sample(mixedCalls(path, jupyter.dir, { focus: true }), {
-    numRuns: IN_FLIGHT,
-    seed: SEED
-  });
+  const withFocus = fc.sample(
+    mixedCalls(path, jupyter.dir, { focus: true, closed }),
+    { numRuns: IN_FLIGHT, seed: SEED }
+  );
   const withoutFocus = fc.sample(
     mixedCalls(path, jupyter.dir, { focus: false }),
     { numRuns: IN_FLIGHT, seed: SEED + 1 }
   );
-  const first = await burst(withFocus);
-  const second = await burst(withoutFocus);
+  const first = await burst(withFocus, 'a');
+  const second = await burst(withoutFocus, 'b');
   const control = await measured(() =>
-    editDirectly(editsOf(withoutFocus, second.answers))
+    editDirectly(editsOf(second.calls, second.answers))
   );
 
   // what a focus move keeps: 50 jupyter_focus_cell calls, then 50 of the
@@ -388,8 +579,10 @@ test('mixed calls all in flight at once: every answer an envelope, heap back', a
       const code = errorCode(answer) ?? 'ok';
       codes.set(code, (codes.get(code) ?? 0) + 1);
     });
-  check(withFocus, first.answers);
-  check(withoutFocus, second.answers);
+  check(first.calls, first.answers);
+  check(second.calls, second.answers);
+  const untrueAnswers = [...first.truth.problems, ...second.truth.problems];
+  const checkedWrites = first.truth.checked + second.truth.checked;
   const unhandled = await rejections(jupyter.page);
   const pageErrors = jupyter.console.filter(
     e => e.type === 'pageerror' && !jupyter.isKnownNoise(e)
@@ -408,11 +601,15 @@ test('mixed calls all in flight at once: every answer an envelope, heap back', a
     unit: `calls, ${IN_FLIGHT} in flight at a time`,
     failures:
       problems.length +
+      untrueAnswers.length +
       unhandled.length +
       pageErrors.length +
       (growth > 0.1 ? 1 : 0),
     seconds: first.seconds + second.seconds,
     notes:
+      `${checkedWrites} writes checked against the notebooks ` +
+      `(${first.truth.intoClosed} into the notebook not open at the start), ` +
+      `${untrueAnswers.length} untrue; ` +
       `without focus moves: ${heapNote(second)}; the same edits without ` +
       `tool calls: ${heapNote(control)}; the calls' own: ` +
       `${((grown(second) - grown(control)) / 1024).toFixed(0)} KB ` +
@@ -423,6 +620,7 @@ test('mixed calls all in flight at once: every answer an envelope, heap back', a
       `${ms[ms.length - 1].toFixed(0)} ms; answers ${JSON.stringify(Object.fromEntries(codes))}`
   });
   expect(problems.slice(0, 20)).toEqual([]);
+  expect(untrueAnswers.slice(0, 20)).toEqual([]);
   expect(unhandled).toEqual([]);
   expect(pageErrors).toEqual([]);
   expect(first.answers).toHaveLength(IN_FLIGHT);
