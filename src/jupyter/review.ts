@@ -40,6 +40,7 @@ import {
 } from '../review/storage';
 import { type IReviewStore } from '../tokens';
 import { type ICallTrace, NO_CALL } from './call';
+import { boundCommentResult } from './comment-bounds';
 import { cellAccess } from './cell-cache';
 import { cellSnapshot, findCell, type ICellSnapshot } from './cells';
 import { focusContext } from './focus';
@@ -403,7 +404,8 @@ export interface IGetCommentResult extends ICappedThreadResult {
 
 /**
  * Read one thread: its messages (capped), where its anchor points now, and
- * the anchored cell as it is now (with outputs for an output anchor).
+ * the anchored cell as it is now (with outputs for an output anchor), all
+ * within the whole result bound (see boundCommentResult).
  */
 export async function getComment(
   services: IReviewServices,
@@ -425,12 +427,13 @@ export async function getComment(
         }
       );
     }
-    return {
+    const result: IGetCommentResult = {
       ...capped(path, found.thread),
       anchorStatus: anchorStatus(model, found.thread),
       context,
       hiddenCellCount: 0
     };
+    return boundCommentResult(result, found.thread);
   });
 }
 
