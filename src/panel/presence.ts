@@ -55,17 +55,17 @@ function placeLabel(label: HTMLElement, host: HTMLElement): void {
   const box = toolbar?.getBoundingClientRect();
   if (!box || box.width === 0 || box.height === 0) {
     label.classList.remove(PRESENCE_BESIDE_TOOLBAR_CLASS);
-    label.style.removeProperty('--jp-AgentPresence-right');
-    label.style.removeProperty('--jp-AgentPresence-top');
+    label.style.removeProperty('--jp-agent-presence-right');
+    label.style.removeProperty('--jp-agent-presence-top');
     return;
   }
   const frame = host.getBoundingClientRect();
   label.style.setProperty(
-    '--jp-AgentPresence-right',
+    '--jp-agent-presence-right',
     `${frame.right - box.left + TOOLBAR_GAP_PX}px`
   );
   label.style.setProperty(
-    '--jp-AgentPresence-top',
+    '--jp-agent-presence-top',
     `${box.top - frame.top + box.height / 2}px`
   );
   label.classList.add(PRESENCE_BESIDE_TOOLBAR_CLASS);
