@@ -38,6 +38,7 @@ import {
 import { LIMITS } from '../../src/limits';
 import {
   AGENT_AUTHOR,
+  cappedThread,
   ReviewStore,
   type IReviewThread
 } from '../../src/review/storage';
@@ -592,9 +593,13 @@ describe('the comment tools', () => {
 
     it('keeps the rule with a large source and a long thread', async () => {
       reply(THREAD.cell, 30);
-      // just under the source bound (25 KiB of UTF-8), whole
-      const source = '€'.repeat(8530);
+      // under the source bound (25 KiB of UTF-8), whole, but 32,000 bytes
+      // of JSON: with the messages at their cap, far over the bound
+      const source = 'é\n'.repeat(8000);
       live().cells[1].setSource(source);
+      expect(
+        bytes(source) + bytes(cappedThread(stored(THREAD.cell)).thread)
+      ).toBeGreaterThan(MAX);
       const result = await read(THREAD.cell);
       expectMessageRule(result, stored(THREAD.cell).messages);
       expect(result.context.cell?.source).toBe(source);
