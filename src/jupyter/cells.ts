@@ -205,6 +205,7 @@ export interface ISelectedCells {
  * Select the cells a read returns: by id (in the order given; every id must
  * be visible, a hidden one failing exactly like an unknown one) or by range
  * (hidden cells omitted and counted). At most MAX_CELLS_RETURNED come back.
+ * An empty list of ids is INVALID_ARGUMENT.
  */
 export function selectCells(
   model: ISharedNotebook,
@@ -221,6 +222,15 @@ export function selectCells(
       omittedCount++;
     }
   };
+  if (selector.cellIds?.length === 0) {
+    // An empty list selects nothing: never read as "no cells, ok" (as in
+    // jupyter_run_cells, src/jupyter/run-targets.ts).
+    throw new ToolError(
+      'INVALID_ARGUMENT',
+      'Invalid argument "cellIds": give at least one cell id, or leave cellIds out to select a range.',
+      { field: 'cellIds', rule: 'minItems' }
+    );
+  }
   if (selector.cellIds) {
     const found = selector.cellIds.map(cellId => {
       const index = cellIndexOf(model, cellId);

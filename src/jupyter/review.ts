@@ -42,6 +42,7 @@ import {
 import { type IReviewStore } from '../tokens';
 import { type ICallTrace, NO_CALL } from './call';
 import { cellAccess } from '../access/read';
+import { boundCommentResult } from './comment-bounds';
 import { cellSnapshot, findCell, type ICellSnapshot } from './cells';
 import { focusContext } from './focus';
 import { type IJupyterEnvironment } from './environment';
@@ -404,7 +405,8 @@ export interface IGetCommentResult extends ICappedThreadResult {
 
 /**
  * Read one thread: its messages (capped), where its anchor points now, and
- * the anchored cell as it is now (with outputs for an output anchor).
+ * the anchored cell as it is now (with outputs for an output anchor), all
+ * within the whole result bound (see boundCommentResult).
  */
 export async function getComment(
   services: IReviewServices,
@@ -426,12 +428,13 @@ export async function getComment(
         }
       );
     }
-    return {
+    const result: IGetCommentResult = {
       ...capped(path, found.thread),
       anchorStatus: anchorStatus(model, found.thread),
       context,
       hiddenCellCount: 0
     };
+    return boundCommentResult(result, found.thread);
   });
 }
 

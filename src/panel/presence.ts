@@ -2,7 +2,9 @@
  * The agent's presence on a cell: while a tool call reads, edits or runs a
  * cell, that cell says so ("Agent reading"), in a label drawn over the
  * cell's input and an outline, both painted over the layout (nothing
- * moves). A call that lasts shows while it runs; a quick call shows after it
+ * moves). The label covers no control the person may need meanwhile: at the
+ * input's bottom right, or, while the cell shows JupyterLab's cell toolbar
+ * (top right of the active cell), just left of it. A call that lasts shows while it runs; a quick call shows after it
  * answered, once the agent pauses (QUIET_MS), briefly: the page is never
  * touched while a quick call is in flight, nor between the calls of a burst
  * (Chromium would run a frame of the whole page before handing a result
@@ -16,7 +18,7 @@ import {
 } from '@jupyterlab/translation';
 import { type IDisposable } from '@lumino/disposable';
 
-import { inputWrapper } from '../common/cell-dom';
+import { childWithClass, inputWrapper } from '../common/cell-dom';
 import {
   type CellActivityKind,
   type IAgentAccess,
@@ -30,6 +32,44 @@ export const PRESENCE_CELL_CLASS = 'jp-mod-agentPresent';
 
 /** The class of the label. */
 export const PRESENCE_LABEL_CLASS = 'jp-AgentPresence';
+
+/** The class of a label drawn beside the cell toolbar rather than below it. */
+export const PRESENCE_BESIDE_TOOLBAR_CLASS = 'jp-mod-besideToolbar';
+
+/** JupyterLab's cell toolbar, and the input area it is put in. */
+const CELL_TOOLBAR_CLASS = 'jp-cell-toolbar';
+const INPUT_AREA_CLASS = 'jp-Cell-inputArea';
+
+/** The room left between the label and the cell toolbar, in pixels. */
+const TOOLBAR_GAP_PX = 4;
+
+/**
+ * Puts a label just left of the cell toolbar while the cell shows one (it
+ * sits at the input's top right, over where the label would be on a short
+ * cell), else where the stylesheet puts it. The toolbar comes and goes with
+ * the active cell, and is hidden while the cell's content reaches under it.
+ */
+function placeLabel(label: HTMLElement, host: HTMLElement): void {
+  const area = childWithClass(host, INPUT_AREA_CLASS);
+  const toolbar = area ? childWithClass(area, CELL_TOOLBAR_CLASS) : null;
+  const box = toolbar?.getBoundingClientRect();
+  if (!box || box.width === 0 || box.height === 0) {
+    label.classList.remove(PRESENCE_BESIDE_TOOLBAR_CLASS);
+    label.style.removeProperty('--jp-agent-presence-right');
+    label.style.removeProperty('--jp-agent-presence-top');
+    return;
+  }
+  const frame = host.getBoundingClientRect();
+  label.style.setProperty(
+    '--jp-agent-presence-right',
+    `${frame.right - box.left + TOOLBAR_GAP_PX}px`
+  );
+  label.style.setProperty(
+    '--jp-agent-presence-top',
+    `${box.top - frame.top + box.height / 2}px`
+  );
+  label.classList.add(PRESENCE_BESIDE_TOOLBAR_CLASS);
+}
 
 /** How long a label stays at least, so a person can read it. */
 export const HOLD_MS = 1500;
@@ -55,6 +95,8 @@ export function presenceText(
 interface IShown {
   cell: Cell;
   label: HTMLElement;
+  /** Follows the cell toolbar coming and going (placeLabel). */
+  observer: MutationObserver;
   kind: CellActivityKind;
   /** When it was drawn; it stays until at least HOLD_MS after. */
   since: number;
@@ -228,7 +270,26 @@ export class AgentPresence implements IDisposable {
     host.appendChild(label);
     cell.node.classList.add(PRESENCE_CELL_CLASS);
     cell.node.dataset.agentActivity = kind;
-    this._shown.set(id, { cell, label, kind, since: this._now(), timer: null });
+    placeLabel(label, host);
+    // the toolbar is added to and removed from the input area as the active
+    // cell changes, and hidden by a class on the cell
+    const observer = new MutationObserver(() => placeLabel(label, host));
+    const area = childWithClass(host, INPUT_AREA_CLASS);
+    if (area) {
+      observer.observe(area, { childList: true });
+    }
+    observer.observe(cell.node, {
+      attributes: true,
+      attributeFilter: ['class']
+    });
+    this._shown.set(id, {
+      cell,
+      label,
+      observer,
+      kind,
+      since: this._now(),
+      timer: null
+    });
     this._superseded.delete(id);
   }
 
@@ -245,6 +306,7 @@ export class AgentPresence implements IDisposable {
       clearTimeout(shown.timer);
       shown.timer = null;
     }
+    shown.observer.disconnect();
     shown.label.remove();
     for (const [id, entry] of this._shown) {
       if (entry === shown) {

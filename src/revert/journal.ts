@@ -7,8 +7,8 @@
  * source before it and the hash of the source the agent left; for an insert
  * the hash of the source it left; for a delete the whole cell (outputs
  * included) and its neighbours, to bring it back at its place. The journal is
- * bounded (MAX_AGENT_EDITS entries, MAX_AGENT_EDITS_BYTES of JSON), oldest
- * first out. No tool reads it: tools never return notebook metadata, and a
+ * bounded (MAX_AGENT_EDITS entries, MAX_AGENT_EDITS_BYTES of UTF-8 JSON),
+ * oldest first out. No tool reads it: tools never return notebook metadata, and a
  * cell's own metadata shown to the agent never holds it.
  *
  * No JupyterLab import at run time.
@@ -16,6 +16,8 @@
 import type { ISharedNotebook } from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
 import type { PartialJSONObject } from '@lumino/coreutils';
+
+import { utf8Length } from '../common/text';
 
 /** The notebook metadata key of the journal. */
 export const EDITS_METADATA_KEY = 'jupyterlite_webmcp_edits';
@@ -27,8 +29,10 @@ export const EDITS_METADATA_VERSION = 1;
 export const MAX_AGENT_EDITS = 50;
 
 /**
- * How large (JSON characters) the whole journal may grow. A deleted cell
- * whose outputs alone would pass half of it is kept without its outputs.
+ * How large the whole journal may grow, in UTF-8 bytes of its JSON (what
+ * the notebook file holds), not string length: a multi-byte source counts
+ * for what it weighs. A deleted cell whose entry would pass half of it is
+ * kept without its outputs.
  */
 export const MAX_AGENT_EDITS_BYTES = 1024 * 1024;
 
@@ -191,12 +195,17 @@ export function agentEdits(model: ISharedNotebook): IAgentEdit[] {
   return readJournal(model.getMetadata(EDITS_METADATA_KEY));
 }
 
+/** The UTF-8 bytes of a value's JSON. */
+function jsonBytes(value: unknown): number {
+  return utf8Length(JSON.stringify(value));
+}
+
 /** A deleted cell small enough to keep: outputs dropped when too large. */
 function boundedDelete(edit: IAgentEdit): IAgentEdit {
   if (
     edit.kind !== 'delete' ||
     !edit.cell ||
-    JSON.stringify(edit).length <= MAX_AGENT_EDITS_BYTES / 2
+    jsonBytes(edit) <= MAX_AGENT_EDITS_BYTES / 2
   ) {
     return edit;
   }
@@ -219,10 +228,10 @@ export function withEdit(
   edit: IAgentEdit
 ): IAgentEdit[] {
   const next = [...edits, boundedDelete(edit)].slice(-MAX_AGENT_EDITS);
-  let size = JSON.stringify(next).length;
+  let size = jsonBytes(next);
   while (next.length > 0 && size > MAX_AGENT_EDITS_BYTES) {
     const dropped = next.shift()!;
-    size -= JSON.stringify(dropped).length + 1;
+    size -= jsonBytes(dropped) + 1;
   }
   return next;
 }

@@ -135,9 +135,13 @@ export function agentVisibleCounts(model: ISharedNotebook): IReviewCounts {
  * most recent ones as fit, in order. `omittedMessages` counts those left out,
  * which sit between the first and the kept recent ones. The first message is
  * kept even when it alone is over the byte budget (bodies are bounded far
- * below it when written).
+ * below it when written). A smaller `maxBytes` keeps the same rule in less
+ * room (jupyter_get_comment, whose whole result has a bound too).
  */
-export function cappedThread(thread: IReviewThread): {
+export function cappedThread(
+  thread: IReviewThread,
+  maxBytes: number = LIMITS.MAX_COMMENT_MESSAGES_BYTES
+): {
   thread: IReviewThread;
   omittedMessages: number;
 } {
@@ -154,7 +158,7 @@ export function cappedThread(thread: IReviewThread): {
     i--
   ) {
     const size = 1 + utf8Length(JSON.stringify(messages[i]));
-    if (bytes + size > LIMITS.MAX_COMMENT_MESSAGES_BYTES) {
+    if (bytes + size > maxBytes) {
       break;
     }
     bytes += size;

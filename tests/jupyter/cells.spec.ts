@@ -17,6 +17,7 @@ import {
   type IGetCellsArgs
 } from '../../src/jupyter/cells';
 import { normalizeError } from '../../src/common/errors';
+import { getCellAccess } from '../../src/jupyter/cell-access';
 import * as hash from '../../src/common/hash';
 import { notebookRevision } from '../../src/jupyter/model-index';
 import { type NotebookResolver } from '../../src/jupyter/notebook';
@@ -454,6 +455,25 @@ describe('getCells', () => {
       omittedCount: 0,
       hiddenCellCount: 0
     });
+  });
+
+  it('refuses an empty cellIds, in get_cells and get_cell_access alike', async () => {
+    fill(3);
+    // an empty list is a mistake, never a silent empty answer (as run_cells)
+    const expected = {
+      error: 'INVALID_ARGUMENT',
+      message:
+        'Invalid argument "cellIds": give at least one cell id, or leave cellIds out to select a range.',
+      field: 'cellIds',
+      rule: 'minItems'
+    };
+    expect(JSON.parse(await failure(read({ cellIds: [] })))).toEqual(expected);
+    expect(
+      JSON.parse(
+        await failure(getCellAccess(resolver(), { cellIds: [], endIndex: 2 }))
+      )
+    ).toEqual(expected);
+    expect(releases).toBe(2);
   });
 
   it('lets explicit ids take priority over the range', async () => {

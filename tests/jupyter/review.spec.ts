@@ -36,7 +36,13 @@ import {
   type IReviewServices
 } from '../../src/jupyter/review';
 import { LIMITS } from '../../src/limits';
-import { AGENT_AUTHOR, ReviewStore } from '../../src/review/storage';
+import {
+  AGENT_AUTHOR,
+  cappedThread,
+  ReviewStore,
+  type IReviewThread
+} from '../../src/review/storage';
+import { successResult } from '../../src/webmcp/results';
 import type { CellActivityKind } from '../../src/tokens';
 import { setAccess } from './ymodel';
 import { disposePanel, failure } from '../panel-kit';
@@ -482,6 +488,151 @@ describe('the comment tools', () => {
       expect(read.thread.messages.slice(1).map(m => m.body)).toEqual(
         Array.from({ length: 19 }, (_, i) => `reply ${12 + i}`)
       );
+    });
+  });
+
+  describe('jupyter_get_comment within the whole result bound', () => {
+    const MAX = LIMITS.MAX_TOTAL_RESULT_BYTES;
+    const bytes = (value: unknown) =>
+      new TextEncoder().encode(JSON.stringify(value)).length;
+
+    /** Replies of varying sizes, in 2-, 3- and 4-byte characters. */
+    function reply(threadId: string, count: number): void {
+      const chars = ['é', '€', '😀'];
+      for (let i = 1; i <= count; i++) {
+        const body = `${i} ` + chars[i % 3].repeat(40 + ((i * 397) % 1800));
+        store.reply(live(), threadId, { body, author: AGENT_AUTHOR });
+      }
+    }
+
+    function stored(threadId: string): IReviewThread {
+      return store.threads(live()).find(thread => thread.id === threadId)!;
+    }
+
+    /** The call as the agent gets it: through the result envelope. */
+    async function read(threadId: string) {
+      const envelope = successResult(await getComment(services, { threadId }));
+      const text = envelope.content[0].text;
+      expect(bytes(JSON.parse(text))).toBeLessThanOrEqual(MAX);
+      expect(new TextEncoder().encode(text).length).toBeLessThanOrEqual(MAX);
+      expect(envelope.structuredContent).toEqual(JSON.parse(text));
+      return envelope.structuredContent as Awaited<
+        ReturnType<typeof getComment>
+      >;
+    }
+
+    /**
+     * The spec's rule, whatever else the result holds: the first message,
+     * then the most recent ones, as many as fit (one more would pass the
+     * 20 messages, their 25 KiB or the whole result's bound), and
+     * omittedMessages counting exactly those between.
+     */
+    function expectMessageRule(
+      result: Awaited<ReturnType<typeof getComment>>,
+      all: IReviewThread['messages']
+    ): void {
+      const kept = result.thread.messages;
+      expect(result.thread).not.toHaveProperty('truncated');
+      expect(result.thread).not.toHaveProperty('omittedCount');
+      expect(kept[0]).toEqual(all[0]);
+      const recent = kept.length - 1;
+      expect(kept.slice(1)).toEqual(all.slice(all.length - recent));
+      expect(result.omittedMessages).toBe(all.length - kept.length);
+      if (result.omittedMessages > 0) {
+        const more = [kept[0], all[all.length - recent - 1], ...kept.slice(1)];
+        const wider = {
+          ...result,
+          thread: { ...result.thread, messages: more },
+          omittedMessages: result.omittedMessages - 1
+        };
+        expect(
+          more.length > LIMITS.MAX_COMMENT_MESSAGES_RETURNED ||
+            bytes(more) > LIMITS.MAX_COMMENT_MESSAGES_BYTES ||
+            bytes(wider) > MAX
+        ).toBe(true);
+      }
+    }
+
+    it('keeps the rule just under the bound, and one byte over it', async () => {
+      reply(THREAD.cell, 40);
+      const all = stored(THREAD.cell).messages;
+      const cell = live().cells[1];
+      cell.setSource('');
+      const base = bytes(await getComment(services, { threadId: THREAD.cell }));
+      // a multi-byte source that brings the whole result to MAX - 1 bytes
+      const room = MAX - 1 - base;
+      cell.setSource('ü'.repeat(Math.floor(room / 2)) + 'x'.repeat(room % 2));
+      const under = await read(THREAD.cell);
+      expect(bytes(under)).toBe(MAX - 1);
+      expect(under.omittedMessages).toBe(
+        (await getComment(services, { threadId: THREAD.cell })).omittedMessages
+      );
+      expectMessageRule(under, all);
+      expect(under.context.cell?.source).toBe(cell.getSource());
+
+      cell.setSource(cell.getSource() + 'xx');
+      const over = await read(THREAD.cell);
+      expectMessageRule(over, all);
+      expect(over.omittedMessages).toBeGreaterThan(under.omittedMessages);
+      expect(over.context.cell?.source).toBe(cell.getSource());
+    });
+
+    it('keeps the rule with a large source and a long thread', async () => {
+      reply(THREAD.cell, 30);
+      // under the source bound (25 KiB of UTF-8), whole, but 32,000 bytes
+      // of JSON: with the messages at their cap, far over the bound
+      const source = 'é\n'.repeat(8000);
+      live().cells[1].setSource(source);
+      expect(
+        bytes(source) + bytes(cappedThread(stored(THREAD.cell)).thread)
+      ).toBeGreaterThan(MAX);
+      const result = await read(THREAD.cell);
+      expectMessageRule(result, stored(THREAD.cell).messages);
+      expect(result.context.cell?.source).toBe(source);
+      expect(result.context.cell).not.toHaveProperty('sourceTruncated');
+    });
+
+    it('drops trailing outputs of the cell before any message', async () => {
+      reply(THREAD.output, 30);
+      const model = live();
+      model.transact(() => {
+        (
+          model.cells[4] as unknown as {
+            setOutputs(outputs: nbformat.IOutput[]): void;
+          }
+        ).setOutputs(
+          Array.from({ length: 10 }, (_, i) => ({
+            output_type: 'stream',
+            name: 'stdout',
+            text: `${i} ` + 'ü'.repeat(4500)
+          }))
+        );
+      });
+      const result = await read(THREAD.output);
+      const all = stored(THREAD.output).messages;
+      expectMessageRule(result, all);
+      // the messages take their whole share; the outputs give way
+      expect(result.omittedMessages).toBe(
+        (await getComment(services, { threadId: THREAD.output }))
+          .omittedMessages
+      );
+      const outputs = result.context.cell!.outputs!;
+      expect(outputs.length).toBeGreaterThan(0);
+      expect(outputs.length).toBeLessThan(10);
+      expect(outputs.map(output => output.text?.slice(0, 2))).toEqual(
+        Array.from({ length: outputs.length }, (_, i) => `${i} `)
+      );
+      expect(result.context.cell!.outputsTruncated).toBe(true);
+    });
+
+    it('shortens a source that alone fills the result, keeping the first message', async () => {
+      reply(THREAD.cell, 25);
+      // quotes take two bytes each in JSON: 50 KiB of JSON in 25 KiB of source
+      live().cells[1].setSource('"'.repeat(25 * 1024 - 100));
+      const result = await read(THREAD.cell);
+      expectMessageRule(result, stored(THREAD.cell).messages);
+      expect(result.context.cell!.sourceTruncated).toBe(true);
+      expect(result.context.cell!.source).toMatch(/^"+…\[truncated\]$/);
     });
   });
 

@@ -204,6 +204,59 @@ describe('the journal of agent edits', () => {
   });
 });
 
+describe('the journal bound, in UTF-8 bytes', () => {
+  const utf8 = (text: string) => new TextEncoder().encode(text).length;
+  const bytes = (value: unknown) => utf8(JSON.stringify(value));
+
+  it('counts a multi-byte source by its bytes, not its length', () => {
+    // each entry holds a quarter of the bound in bytes, an eighth in length
+    // ('é' is 2 bytes of UTF-8); '€' and '😀' are 3 and 4
+    const sources = ['é', '€', '😀'].map(char =>
+      char.repeat(MAX_AGENT_EDITS_BYTES / 4 / utf8(char) + 1)
+    );
+    for (const big of sources) {
+      let edits: IAgentEdit[] = [];
+      for (let i = 0; i < 6; i++) {
+        edits = withEdit(edits, {
+          id: `e${i}`,
+          at: '2026-01-01T00:00:00.000Z',
+          tool: 'jupyter_update_cell',
+          kind: 'update',
+          cellId: 'a',
+          before: big,
+          afterHash: 'sha256:00'
+        });
+      }
+      expect(bytes(edits)).toBeLessThanOrEqual(MAX_AGENT_EDITS_BYTES);
+      expect(edits.map(e => e.id)).toEqual(['e3', 'e4', 'e5']);
+    }
+  });
+
+  it('drops the outputs of a deleted cell over half the bound in bytes', () => {
+    // a third of the bound in length, two thirds in bytes
+    const text = 'é'.repeat(MAX_AGENT_EDITS_BYTES / 3);
+    const [kept] = withEdit([], {
+      id: 'd',
+      at: '2026-01-01T00:00:00.000Z',
+      tool: 'jupyter_delete_cell',
+      kind: 'delete',
+      cellId: 'a',
+      cell: {
+        id: 'a',
+        cell_type: 'code',
+        source: 'print("é")',
+        metadata: {},
+        outputs: [{ output_type: 'stream', name: 'stdout', text }],
+        execution_count: 1
+      },
+      index: 0
+    });
+    expect(kept.outputsDropped).toBe(true);
+    expect((kept.cell as nbformat.ICodeCell).outputs).toEqual([]);
+    expect(kept.cell!.source).toBe('print("é")');
+  });
+});
+
 describe('forgetting agent edits', () => {
   it('empties the journal and the text it held, outside the undo history; later edits are kept', () => {
     const model = notebook('x', 'y');

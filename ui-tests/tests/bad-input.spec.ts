@@ -197,9 +197,14 @@ test('every malformed argument gets its structured error and leaves no file', as
 test('the validation message names the field and the rule', async ({
   jupyter,
   agent
-}) => {
+}, testInfo) => {
   await jupyter.open();
-  await agent.waitForTools(['jupyter_list_workspace']);
+  await agent.waitForTools([
+    'jupyter_list_workspace',
+    'jupyter_run_cells',
+    'jupyter_get_cells',
+    'jupyter_get_cell_access'
+  ]);
   const negative = await agent.call('jupyter_list_workspace', { limit: -1 });
   expect(negative.structured).toMatchObject({
     error: 'INVALID_ARGUMENT',
@@ -226,6 +231,23 @@ test('the validation message names the field and the rule', async ({
     bytes: 4000
   });
   expect(long.text).not.toContain(LONG_NAME.slice(0, 300));
+
+  // an empty cellIds is the same mistake in every tool that takes one, and
+  // the rule is the input schema's, the same in every app: checked in one
+  if (testInfo.project.name === 'lab') {
+    const run = await agent.call('jupyter_run_cells', { cellIds: [] });
+    expect(run.structured).toEqual({
+      error: 'INVALID_ARGUMENT',
+      message: 'Invalid argument "cellIds": must not be empty.',
+      field: 'cellIds',
+      rule: 'minItems'
+    });
+    for (const tool of ['jupyter_get_cells', 'jupyter_get_cell_access']) {
+      const empty = await agent.call(tool, { cellIds: [] });
+      expect(empty.isError, tool).toBe(true);
+      expect(empty.structured, tool).toEqual(run.structured);
+    }
+  }
 });
 
 /** UTF-8 length, the unit every size bound is measured in. */

@@ -89,6 +89,69 @@ async function block(jupyter: JupyterApp, index: number): Promise<Locator> {
 }
 
 /**
+ * The buttons of `cell` its agent presence label covers: one whose box meets
+ * the label's, or that a click at its centre would not reach. Every shown
+ * button of the cell counts (its cell toolbar's, a review block's); the
+ * toolbar must be there, with buttons.
+ */
+async function buttonsUnderPresence(cell: Locator): Promise<string[]> {
+  const label = cell.locator('.jp-AgentPresence');
+  await expect(label).toBeVisible();
+  const toolbar = cell.getByRole('toolbar', { name: 'Cell toolbar' });
+  await expect(toolbar.getByRole('button').first()).toBeVisible();
+  const box = (await label.boundingBox())!;
+  // role locators reach into the toolkit's shadow roots (jp-button)
+  return cell.getByRole('button').evaluateAll((buttons, labelBox) => {
+    /** The innermost element at a point, through open shadow roots. */
+    const hitAt = (x: number, y: number): Node | null => {
+      let hit = document.elementFromPoint(x, y);
+      while (hit?.shadowRoot) {
+        const inner = hit.shadowRoot.elementFromPoint(x, y);
+        if (!inner || inner === hit) {
+          break;
+        }
+        hit = inner;
+      }
+      return hit;
+    };
+    /** Whether `node` is `target` or inside it, across shadow roots. */
+    const within = (node: Node | null, target: Node): boolean => {
+      for (let n = node; n; n = n.parentNode ?? (n as ShadowRoot).host) {
+        if (n === target) {
+          return true;
+        }
+      }
+      return false;
+    };
+    const covered: string[] = [];
+    for (const button of buttons) {
+      const r = button.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) {
+        continue;
+      }
+      const meets =
+        r.left < labelBox.x + labelBox.width &&
+        labelBox.x < r.right &&
+        r.top < labelBox.y + labelBox.height &&
+        labelBox.y < r.bottom;
+      const reached = within(
+        hitAt(r.left + r.width / 2, r.top + r.height / 2),
+        button
+      );
+      if (meets || !reached) {
+        covered.push(
+          button.getAttribute('aria-label') ||
+            button.getAttribute('title') ||
+            button.textContent ||
+            button.outerHTML.slice(0, 80)
+        );
+      }
+    }
+    return covered;
+  }, box);
+}
+
+/**
  * Starts the registered update's `execute` with a signal kept in the page:
  * the page's own, or with `foreignSignal` one of another realm (an iframe's
  * AbortController, not an `instanceof` the page's AbortSignal).
@@ -276,6 +339,13 @@ test.describe('Propose mode', () => {
       /^\+\s*Added:\s*print\(x\)$/
     ]);
     await expect(blockA).toContainText('2 lines added, 1 line removed');
+    // the cell says the agent is editing it, and covers none of the
+    // controls the person may need meanwhile: its toolbar, Accept, Deny
+    const cellA = await jupyter.cell(0);
+    await expect(cellA.locator('.jp-AgentPresence')).toHaveText(
+      'Agent editing'
+    );
+    expect(await buttonsUnderPresence(cellA)).toEqual([]);
 
     if (testInfo.project.name === 'lab') {
       // JupyterLab covers a theme change with its splash screen and removes
@@ -300,6 +370,19 @@ test.describe('Propose mode', () => {
       });
       await themeApplied(true);
     }
+    // the toolbar follows the active cell: the person clicks another cell
+    // and back, and the label makes room for the toolbar again
+    const prompt = async (index: number) =>
+      (await jupyter.cell(index))
+        .locator('.jp-InputPrompt')
+        .first()
+        .click({ position: { x: 20, y: 6 } });
+    await prompt(1);
+    await expect(
+      cellA.getByRole('toolbar', { name: 'Cell toolbar' })
+    ).toHaveCount(0);
+    await prompt(0);
+    expect(await buttonsUnderPresence(cellA)).toEqual([]);
 
     // while it waits: a second proposal on the cell is refused at once,
     // and other tools answer
