@@ -10,6 +10,7 @@
  */
 import { type ISharedCell } from '@jupyter/ydoc';
 
+import { cellMemo } from '../common/cell-memo';
 import {
   ACCESS_METADATA_KEY,
   readCellAccess,
@@ -23,26 +24,11 @@ export interface IHasAccessMetadata {
   getMetadata(key: string): unknown;
 }
 
-const cellCaches = new WeakMap<ISharedCell, { access: AgentAccess | null }>();
-
 /** What the owner lets the agent do with a cell (an unknown value is 'none'). */
-export function cellAccess(cell: ISharedCell): AgentAccess {
-  let cache = cellCaches.get(cell);
-  if (!cache) {
-    const created: { access: AgentAccess | null } = { access: null };
-    cache = created;
-    cellCaches.set(cell, created);
-    cell.changed.connect((_, change) => {
-      if (change.metadataChange) {
-        created.access = null;
-      }
-    });
-  }
-  if (cache.access === null) {
-    cache.access = storedCellAccess(cell);
-  }
-  return cache.access;
-}
+export const cellAccess: (cell: ISharedCell) => AgentAccess = cellMemo(
+  cell => storedCellAccess(cell),
+  change => !!change.metadataChange
+);
 
 /** A cell's access read from its metadata now, past the cache. */
 export function storedCellAccess(cell: IHasAccessMetadata): AgentAccess {

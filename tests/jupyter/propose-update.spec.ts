@@ -83,6 +83,36 @@ class FakeProposals implements IProposals {
   }
 }
 
+/**
+ * The resolver with a panel around its notebook: the parts of a panel's
+ * context the real service watches while a proposal waits.
+ */
+function withFakePanel(
+  resolver: NotebookResolver,
+  notebook: YNotebook
+): NotebookResolver {
+  const panel = {
+    isDisposed: false,
+    context: {
+      path: 'work/a.ipynb',
+      localPath: 'work/a.ipynb',
+      model: {
+        isDisposed: false,
+        cells: { changed: new Signal({}) },
+        sharedModel: notebook
+      },
+      disposed: new Signal({}),
+      pathChanged: new Signal({})
+    }
+  };
+  return {
+    resolveLive: async () => ({
+      ...(await resolver.resolveLive(null, 'write')),
+      panel
+    })
+  } as unknown as NotebookResolver;
+}
+
 /** The real service, notebooks in Direct mode unless they store a mode. */
 function directService(): ProposalService {
   return new ProposalService({ mode: 'direct' });
@@ -244,27 +274,7 @@ describe('updateCell in Propose mode', () => {
 
   it("the edited notebook's own mode decides, not the current one's", async () => {
     const service = directService();
-    // the parts of a panel's context the service watches while one waits
-    const panel = {
-      isDisposed: false,
-      context: {
-        path: 'work/a.ipynb',
-        localPath: 'work/a.ipynb',
-        model: {
-          isDisposed: false,
-          cells: { changed: new Signal({}) },
-          sharedModel: notebook
-        },
-        disposed: new Signal({}),
-        pathChanged: new Signal({})
-      }
-    };
-    const withPanel = {
-      resolveLive: async () => ({
-        ...(await resolver.resolveLive(null, 'write')),
-        panel
-      })
-    } as unknown as NotebookResolver;
+    const withPanel = withFakePanel(resolver, notebook);
     try {
       setNotebookMode(notebook, 'propose');
       const edited = updateCell(
@@ -303,29 +313,9 @@ describe('updateCell in Propose mode', () => {
 
   describe('the owner changes access while a proposal waits (real service)', () => {
     let service: ProposalService;
-    const panel = () => ({
-      isDisposed: false,
-      context: {
-        path: 'work/a.ipynb',
-        localPath: 'work/a.ipynb',
-        model: {
-          isDisposed: false,
-          cells: { changed: new Signal({}) },
-          sharedModel: notebook
-        },
-        disposed: new Signal({}),
-        pathChanged: new Signal({})
-      }
-    });
-    const waiting = (notebookPath: string | null) => {
-      const withPanel = {
-        resolveLive: async () => ({
-          ...(await resolver.resolveLive(null, 'write')),
-          panel: panel()
-        })
-      } as unknown as NotebookResolver;
-      return updateCell(
-        withPanel,
+    const waiting = (notebookPath: string | null) =>
+      updateCell(
+        withFakePanel(resolver, notebook),
         {
           notebookPath,
           cellId: 'c1',
@@ -335,7 +325,6 @@ describe('updateCell in Propose mode', () => {
         call(),
         service
       ).catch(normalizeError);
-    };
     const staged = async () => {
       await flush();
       expect(service.pending().map(p => p.cellId)).toEqual(['c1']);
@@ -439,31 +428,23 @@ describe('updateCell in Propose mode', () => {
         }
       })
     } as unknown as NotebookResolver;
-    const stale = await updateCell(
-      withFile,
-      {
-        cellId: 'c1',
-        source: 'x = 2',
-        expectedSourceHash: sourceHash('code', 'x = 0')
-      },
-      call(controller),
-      proposals
-    ).catch(normalizeError);
-    expect(stale).toMatchObject({ error: 'ABORTED' });
+    // a stale hash: the one check that would answer otherwise
+    const staleUpdate = () =>
+      updateCell(
+        withFile,
+        {
+          cellId: 'c1',
+          source: 'x = 2',
+          expectedSourceHash: sourceHash('code', 'x = 0')
+        },
+        call(controller),
+        proposals
+      ).catch(normalizeError);
+    expect(await staleUpdate()).toMatchObject({ error: 'ABORTED' });
     expect(proposals.pending()).toEqual([]);
     // in Direct mode the signal is not the call's business: the check answers
     proposals.mode = 'direct';
-    const direct = await updateCell(
-      withFile,
-      {
-        cellId: 'c1',
-        source: 'x = 2',
-        expectedSourceHash: sourceHash('code', 'x = 0')
-      },
-      call(controller),
-      proposals
-    ).catch(normalizeError);
-    expect(direct).toMatchObject({ error: 'STALE_CELL' });
+    expect(await staleUpdate()).toMatchObject({ error: 'STALE_CELL' });
   });
 
   it('in Direct mode writes at once, as without the service', async () => {

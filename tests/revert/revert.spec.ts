@@ -159,19 +159,7 @@ describe('the journal of agent edits', () => {
   });
 
   it('stays within its byte budget, oldest out; a huge output is not kept', () => {
-    const big = 'x'.repeat(MAX_AGENT_EDITS_BYTES / 4);
-    let edits: IAgentEdit[] = [];
-    for (let i = 0; i < 6; i++) {
-      edits = withEdit(edits, {
-        id: `e${i}`,
-        at: '2026-01-01T00:00:00.000Z',
-        tool: 'jupyter_update_cell',
-        kind: 'update',
-        cellId: 'a',
-        before: big,
-        afterHash: 'sha256:00'
-      });
-    }
+    const edits = sixUpdates('x'.repeat(MAX_AGENT_EDITS_BYTES / 4));
     expect(JSON.stringify(edits).length).toBeLessThanOrEqual(
       MAX_AGENT_EDITS_BYTES
     );
@@ -182,27 +170,53 @@ describe('the journal of agent edits', () => {
       name: 'stdout',
       text: 'y'.repeat(MAX_AGENT_EDITS_BYTES)
     };
-    const [kept] = withEdit([], {
-      id: 'd',
-      at: '2026-01-01T00:00:00.000Z',
-      tool: 'jupyter_delete_cell',
-      kind: 'delete',
-      cellId: 'a',
-      cell: {
-        id: 'a',
-        cell_type: 'code',
-        source: 'print(1)',
-        metadata: {},
-        outputs: [output],
-        execution_count: 1
-      },
-      index: 0
-    });
+    const kept = deletedWithOutput('print(1)', output);
     expect(kept.outputsDropped).toBe(true);
     expect((kept.cell as nbformat.ICodeCell).outputs).toEqual([]);
     expect(kept.cell!.source).toBe('print(1)');
   });
 });
+
+/** The journal after six updates of cell a, each recording `before`. */
+function sixUpdates(before: string): IAgentEdit[] {
+  let edits: IAgentEdit[] = [];
+  for (let i = 0; i < 6; i++) {
+    edits = withEdit(edits, {
+      id: `e${i}`,
+      at: '2026-01-01T00:00:00.000Z',
+      tool: 'jupyter_update_cell',
+      kind: 'update',
+      cellId: 'a',
+      before,
+      afterHash: 'sha256:00'
+    });
+  }
+  return edits;
+}
+
+/** The journal entry of deleting code cell a with one output. */
+function deletedWithOutput(
+  source: string,
+  output: nbformat.IOutput
+): IAgentEdit {
+  const [kept] = withEdit([], {
+    id: 'd',
+    at: '2026-01-01T00:00:00.000Z',
+    tool: 'jupyter_delete_cell',
+    kind: 'delete',
+    cellId: 'a',
+    cell: {
+      id: 'a',
+      cell_type: 'code',
+      source,
+      metadata: {},
+      outputs: [output],
+      execution_count: 1
+    },
+    index: 0
+  });
+  return kept;
+}
 
 describe('the journal bound, in UTF-8 bytes', () => {
   const utf8 = (text: string) => new TextEncoder().encode(text).length;
@@ -215,18 +229,7 @@ describe('the journal bound, in UTF-8 bytes', () => {
       char.repeat(MAX_AGENT_EDITS_BYTES / 4 / utf8(char) + 1)
     );
     for (const big of sources) {
-      let edits: IAgentEdit[] = [];
-      for (let i = 0; i < 6; i++) {
-        edits = withEdit(edits, {
-          id: `e${i}`,
-          at: '2026-01-01T00:00:00.000Z',
-          tool: 'jupyter_update_cell',
-          kind: 'update',
-          cellId: 'a',
-          before: big,
-          afterHash: 'sha256:00'
-        });
-      }
+      const edits = sixUpdates(big);
       expect(bytes(edits)).toBeLessThanOrEqual(MAX_AGENT_EDITS_BYTES);
       expect(edits.map(e => e.id)).toEqual(['e3', 'e4', 'e5']);
     }
@@ -235,21 +238,10 @@ describe('the journal bound, in UTF-8 bytes', () => {
   it('drops the outputs of a deleted cell over half the bound in bytes', () => {
     // a third of the bound in length, two thirds in bytes
     const text = 'é'.repeat(MAX_AGENT_EDITS_BYTES / 3);
-    const [kept] = withEdit([], {
-      id: 'd',
-      at: '2026-01-01T00:00:00.000Z',
-      tool: 'jupyter_delete_cell',
-      kind: 'delete',
-      cellId: 'a',
-      cell: {
-        id: 'a',
-        cell_type: 'code',
-        source: 'print("é")',
-        metadata: {},
-        outputs: [{ output_type: 'stream', name: 'stdout', text }],
-        execution_count: 1
-      },
-      index: 0
+    const kept = deletedWithOutput('print("é")', {
+      output_type: 'stream',
+      name: 'stdout',
+      text
     });
     expect(kept.outputsDropped).toBe(true);
     expect((kept.cell as nbformat.ICodeCell).outputs).toEqual([]);
