@@ -213,7 +213,14 @@ def server_command(kind: str, port: int, dirs: dict[str, Path]) -> list[str]:
     lab = kind in ("lab", "lab-rtc")
     app = "LabApp" if lab else "JupyterNotebookApp"
     module = "jupyterlab" if lab else "notebook"
-    extra = ["--LabApp.extension_manager=readonly"] if lab else []
+    # Notebook 7 serves /lab/extensions/ through JupyterLab's server
+    # extension, whose own path would otherwise find the environment's
+    # installed build (another checkout's) before this one's
+    extra = (
+        ["--LabApp.extension_manager=readonly"]
+        if lab
+        else [f"--LabApp.labextensions_path={dirs['labextensions']}"]
+    )
     if kind == "lab-rtc":
         extra += [
             f"--SQLiteYStore.db_path={dirs['base'] / 'ystore.db'}",
