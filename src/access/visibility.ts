@@ -45,10 +45,21 @@ export interface IListedNotebook {
   size?: number;
 }
 
+/**
+ * What the live source answers for a notebook open in this app whose access
+ * is not yet known: its panel has not loaded the file (a page restore, the
+ * person opening it). The cache then judges it as a closed notebook, from its
+ * file: what the panel is loading.
+ */
+export const NOT_YET_KNOWN: unique symbol = Symbol('not yet known');
+
 /** What the cache needs from the app. */
 export interface IVisibilitySource {
-  /** The live notebook metadata of an open notebook, or null if not open. */
-  liveMetadata(path: string): unknown | null;
+  /**
+   * The live notebook metadata of an open notebook, null if not open, or
+   * NOT_YET_KNOWN while its panel is still loading.
+   */
+  liveMetadata(path: string): unknown | null | typeof NOT_YET_KNOWN;
   contents: Contents.IManager;
 }
 
@@ -87,7 +98,7 @@ export class NotebookVisibilityCache {
   /** Whether the owner lets the agent know this notebook exists. */
   async isVisible(entry: IListedNotebook): Promise<boolean> {
     const live = this._source.liveMetadata(entry.path);
-    if (live !== null) {
+    if (live !== null && live !== NOT_YET_KNOWN) {
       return !isHidden(readNotebookAccess(live).access);
     }
     const version = versionOf(entry.modified, entry.size);

@@ -9,7 +9,7 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 
 import { ACCESS_METADATA_KEY } from '../access/model';
-import { NotebookVisibilityCache } from '../access/visibility';
+import { NOT_YET_KNOWN, NotebookVisibilityCache } from '../access/visibility';
 import { type IJupyterEnvironment } from '../jupyter/environment';
 import { NotebookResolver } from '../jupyter/notebook';
 import {
@@ -66,10 +66,14 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
     const visibility = new NotebookVisibilityCache({
       contents: env.contents,
       liveMetadata: path => {
-        const model = access.findPanel(path)?.content.model;
-        return model
+        const panel = access.findPanel(path);
+        if (!panel) {
+          return null;
+        }
+        const model = panel.content.model;
+        return panel.context.isReady && model
           ? model.sharedModel.getMetadata(ACCESS_METADATA_KEY)
-          : null;
+          : NOT_YET_KNOWN;
       }
     });
     registry = new WebMcpRegistry({

@@ -1,6 +1,9 @@
 import { type Contents, ServerConnection } from '@jupyterlab/services';
 
-import { NotebookVisibilityCache } from '../../src/access/visibility';
+import {
+  NOT_YET_KNOWN,
+  NotebookVisibilityCache
+} from '../../src/access/visibility';
 
 function notebookFile(access?: unknown) {
   return {
@@ -289,5 +292,28 @@ describe('NotebookVisibilityCache, how a file is read', () => {
       { path: 'odd.ipynb', type: 'file', format: 'text' },
       { path: 'odd.ipynb', type: 'notebook', format: undefined }
     ]);
+  });
+});
+
+describe('NotebookVisibilityCache, what is not read from a settled model', () => {
+  const files = {
+    'hidden.ipynb': { content: notebookFile('none'), modified: 't1' },
+    'shown.ipynb': { content: notebookFile(), modified: 't1' }
+  };
+
+  it('judges a notebook whose panel is still loading by its file', async () => {
+    const { manager, reads } = contents(files);
+    const cache = new NotebookVisibilityCache({
+      contents: manager,
+      // an empty model while loading: it would read as write
+      liveMetadata: () => NOT_YET_KNOWN
+    });
+    expect(
+      await cache.isVisible({ path: 'hidden.ipynb', modified: 't1' })
+    ).toBe(false);
+    expect(await cache.isVisible({ path: 'shown.ipynb', modified: 't1' })).toBe(
+      true
+    );
+    expect(reads).toEqual(['hidden.ipynb', 'shown.ipynb']);
   });
 });
