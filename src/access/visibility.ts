@@ -36,6 +36,7 @@ import { type Contents } from '@jupyterlab/services';
 import { LIMITS } from '../limits';
 import { contentsFailure } from '../common/contents-errors';
 import { ACCESS_METADATA_KEY, readNotebookAccess } from './model';
+import { type IAnnouncedAccess } from './announced';
 import { isHidden } from './policy';
 
 /** A listed file, as the visibility check needs it. */
@@ -61,6 +62,11 @@ export interface IVisibilitySource {
    */
   liveMetadata(path: string): unknown | null | typeof NOT_YET_KNOWN;
   contents: Contents.IManager;
+  /**
+   * The restrictions other tabs of this browser announced for notebooks they
+   * hold unsaved (see ./announced), applied on top of what a file says.
+   */
+  announced?: IAnnouncedAccess;
 }
 
 /** Options of the cache. */
@@ -100,6 +106,11 @@ export class NotebookVisibilityCache {
     const live = this._source.liveMetadata(entry.path);
     if (live !== null && live !== NOT_YET_KNOWN) {
       return !isHidden(readNotebookAccess(live).access);
+    }
+    // another tab's unsaved restriction holds here too, never its widening
+    const announced = this._source.announced?.announced(entry.path)?.notebook;
+    if (isHidden(announced ?? 'write')) {
+      return false;
     }
     const version = versionOf(entry.modified, entry.size);
     const cached = this._cache.get(entry.path);

@@ -11,6 +11,7 @@ import type * as nbformat from '@jupyterlab/nbformat';
 import { type NotebookPanel } from '@jupyterlab/notebook';
 import { type Contents } from '@jupyterlab/services';
 
+import { applyAnnounced } from '../access/announced';
 import { isHidden, type KnownAccess } from '../access/policy';
 import { notebookAccess } from '../access/read';
 import { assertNotebookAccessible } from '../access/guard';
@@ -143,6 +144,8 @@ export class NotebookResolver {
       const content = await this.readNotebookFile(normal);
       const model = YNotebook.create();
       model.fromJSON(withJoinedStreams(content));
+      // what another tab of this browser restricts unsaved holds here too
+      applyAnnounced(model, this._env.announced?.announced(normal) ?? null);
       resolved = {
         path: normal,
         panel: null,

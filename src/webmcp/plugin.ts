@@ -60,6 +60,7 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
       contents: app.serviceManager.contents,
       kernelspecs: app.serviceManager.kernelspecs,
       multiDocument: labShell !== null,
+      announced: access.announced,
       browsingDirectory: () => fileBrowser?.model.path ?? null
     };
     const resolver = new NotebookResolver(env);
@@ -74,7 +75,8 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
         return panel.context.isReady && model
           ? model.sharedModel.getMetadata(ACCESS_METADATA_KEY)
           : NOT_YET_KNOWN;
-      }
+      },
+      announced: access.announced
     });
     registry = new WebMcpRegistry({
       tools: buildTools({

@@ -1,5 +1,6 @@
 import { type Contents, ServerConnection } from '@jupyterlab/services';
 
+import { AnnouncedRestrictions } from '../../src/access/announced';
 import {
   NOT_YET_KNOWN,
   NotebookVisibilityCache
@@ -315,5 +316,36 @@ describe('NotebookVisibilityCache, what is not read from a settled model', () =>
       true
     );
     expect(reads).toEqual(['hidden.ipynb', 'shown.ipynb']);
+  });
+
+  it('hides a closed notebook another tab hid unsaved, and only that', async () => {
+    const { manager } = contents(files);
+    const announced = new AnnouncedRestrictions();
+    const cache = new NotebookVisibilityCache({
+      contents: manager,
+      liveMetadata: () => null,
+      announced
+    });
+    const entry = { path: 'shown.ipynb', modified: 't1' };
+    expect(await cache.isVisible(entry)).toBe(true);
+    announced.receive({
+      type: 'restrictions',
+      tab: 't',
+      path: 'shown.ipynb',
+      notebook: 'none',
+      cells: {}
+    });
+    expect(await cache.isVisible(entry)).toBe(false);
+    announced.receive({ type: 'drop', tab: 't', path: null });
+    expect(await cache.isVisible(entry)).toBe(true);
+    // read-only restricts what may change, not what is listed
+    announced.receive({
+      type: 'restrictions',
+      tab: 't',
+      path: 'shown.ipynb',
+      notebook: 'read',
+      cells: {}
+    });
+    expect(await cache.isVisible(entry)).toBe(true);
   });
 });
