@@ -569,6 +569,31 @@ def lite_build(output: Path, work: Path, verbose: bool) -> None:
     log(f"    done in {time.monotonic() - started:.1f}s")
 
 
+def use_this_checkout(output: Path) -> None:
+    """Ship this checkout's labextension build, whatever the environment has.
+
+    ``jupyter lite build`` copies the labextensions installed in the Python
+    environment, which may link another checkout's build (a git worktree
+    sharing the main checkout's environment): the site would then run that
+    code. When this checkout is built, its build replaces the copied one and
+    the site's ``jupyter-lite.json`` loads its entry point.
+    """
+    built = REPO / "jupyterlite_webmcp" / "labextension"
+    if not (built / "package.json").is_file():
+        return
+    package = json.loads((built / "package.json").read_text())
+    name = package["name"]
+    target = output / "extensions" / name
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(built, target, ignore=shutil.ignore_patterns("*.map"))
+    config_path = output / "jupyter-lite.json"
+    config = json.loads(config_path.read_text())
+    entries = config["jupyter-config-data"].setdefault("federated_extensions", [])
+    entries[:] = [entry for entry in entries if entry.get("name") != name]
+    entries.append({"name": name, **package["jupyterlab"]["_build"]})
+    config_path.write_text(json.dumps(config, indent=2) + "\n")
+
+
 # --------------------------------------------------------------------------
 # 4. vendor pyodide, wheels and lock
 
@@ -796,6 +821,7 @@ def main(argv: list[str] | None = None) -> int:
             stage, work = staging_dirs(output)
             try:
                 lite_build(stage, work, args.verbose)
+                use_this_checkout(stage)
                 lock_path = vendor_pyodide(stage, chosen)
                 if args.kernel_fix:
                     patch_app_pages(stage)

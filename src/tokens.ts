@@ -8,6 +8,7 @@ import type { NotebookPanel } from '@jupyterlab/notebook';
 import { Token } from '@lumino/coreutils';
 import { type ISignal } from '@lumino/signaling';
 
+import { type IAnnouncedAccess } from './access/announced';
 import { type AgentAccess, type IAccessReading } from './access/model';
 import { type ErrorCode } from './common/errors';
 // The review store's types are declared beside its reader, in review/storage.
@@ -153,6 +154,11 @@ export interface IAgentAccess {
    * collaborator), and when a notebook that is not open was written.
    */
   readonly changed: ISignal<IAgentAccess, IAgentAccess.IChange>;
+  /**
+   * The restrictions other tabs of this browser hold unsaved, for the
+   * readers of notebook files (src/access/announced.ts).
+   */
+  readonly announced: IAnnouncedAccess;
   /** The live panel open on a workspace path in this app, if any. */
   findPanel(path: string): NotebookPanel | null;
   /** A cell's access as its metadata says (invalid reads as `none`). */

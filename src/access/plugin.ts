@@ -22,6 +22,7 @@ import {
 } from './commands';
 import { AccessMarkers } from './markers';
 import { AGENT_ACCESS_VALUES } from './model';
+import { RESTRICTIONS_CHANNEL_NAME } from './announced';
 import { ACCESS_CHANNEL_NAME } from './notebook-file';
 import { AgentAccessService } from './service';
 
@@ -65,7 +66,11 @@ export const accessPlugin: JupyterFrontEndPlugin<IAgentAccess> = {
       channel:
         typeof BroadcastChannel === 'undefined'
           ? null
-          : new BroadcastChannel(ACCESS_CHANNEL_NAME)
+          : new BroadcastChannel(ACCESS_CHANNEL_NAME),
+      restrictionsChannel:
+        typeof BroadcastChannel === 'undefined'
+          ? null
+          : new BroadcastChannel(RESTRICTIONS_CHANNEL_NAME)
     });
     set.add(access);
     const fileBrowsers = (): FileBrowser[] => {

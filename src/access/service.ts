@@ -30,6 +30,8 @@ import {
   type AgentAccess,
   type IAccessReading
 } from './model';
+import { type IAnnouncedAccess } from './announced';
+import { TabRestrictions } from './announcer';
 import { type IMessageChannel } from './notebook-file';
 import { findNotebookPanel, panelPath } from './panels';
 import {
@@ -44,6 +46,13 @@ export class AgentAccessService implements IAgentAccess, IDisposable {
     this._writer = new NotebookAccessWriter(options);
     this._tracker.forEach(panel => this._watch(panel));
     this._tracker.widgetAdded.connect(this._onPanelAdded, this);
+    this._restrictions = options.restrictionsChannel
+      ? new TabRestrictions({
+          tracker: this._tracker,
+          channel: options.restrictionsChannel,
+          accessChanged: this._changed
+        })
+      : null;
   }
 
   get changed(): ISignal<this, IAgentAccess.IChange> {
@@ -52,6 +61,10 @@ export class AgentAccessService implements IAgentAccess, IDisposable {
 
   get isDisposed(): boolean {
     return this._isDisposed;
+  }
+
+  get announced(): IAnnouncedAccess {
+    return this._restrictions ?? NOTHING_ANNOUNCED;
   }
 
   findPanel(path: string): NotebookPanel | null {
@@ -111,6 +124,7 @@ export class AgentAccessService implements IAgentAccess, IDisposable {
     }
     this._watches.clear();
     this._writer.dispose();
+    this._restrictions?.dispose();
     Signal.clearData(this);
   }
 
@@ -214,6 +228,7 @@ export class AgentAccessService implements IAgentAccess, IDisposable {
 
   private readonly _tracker: INotebookTracker;
   private readonly _writer: NotebookAccessWriter;
+  private readonly _restrictions: TabRestrictions | null;
   private readonly _watches = new Map<
     ISharedNotebook,
     { panels: Set<NotebookPanel>; cells: Set<ISharedCell> }
@@ -233,5 +248,13 @@ export namespace AgentAccessService {
      */
     channel?: IMessageChannel | null;
     tabTimeoutMs?: number;
+    /**
+     * The channel the tabs of this browser announce unsaved restrictions on
+     * (a BroadcastChannel named RESTRICTIONS_CHANNEL_NAME); none: a
+     * restriction holds in other tabs once saved.
+     */
+    restrictionsChannel?: IMessageChannel | null;
   }
 }
+
+const NOTHING_ANNOUNCED: IAnnouncedAccess = { announced: () => null };

@@ -36,6 +36,7 @@ import { type Contents } from '@jupyterlab/services';
 import { LIMITS } from '../limits';
 import { contentsFailure } from '../common/contents-errors';
 import { ACCESS_METADATA_KEY, readNotebookAccess } from './model';
+import { type IAnnouncedAccess } from './announced';
 import { isHidden } from './policy';
 
 /** A listed file, as the visibility check needs it. */
@@ -45,11 +46,27 @@ export interface IListedNotebook {
   size?: number;
 }
 
+/**
+ * What the live source answers for a notebook open in this app whose access
+ * is not yet known: its panel has not loaded the file (a page restore, the
+ * person opening it). The cache then judges it as a closed notebook, from its
+ * file: what the panel is loading.
+ */
+export const NOT_YET_KNOWN: unique symbol = Symbol('not yet known');
+
 /** What the cache needs from the app. */
 export interface IVisibilitySource {
-  /** The live notebook metadata of an open notebook, or null if not open. */
-  liveMetadata(path: string): unknown | null;
+  /**
+   * The live notebook metadata of an open notebook, null if not open, or
+   * NOT_YET_KNOWN while its panel is still loading.
+   */
+  liveMetadata(path: string): unknown | null | typeof NOT_YET_KNOWN;
   contents: Contents.IManager;
+  /**
+   * The restrictions other tabs of this browser announced for notebooks they
+   * hold unsaved (see ./announced), applied on top of what a file says.
+   */
+  announced?: IAnnouncedAccess;
 }
 
 /** Options of the cache. */
@@ -87,8 +104,13 @@ export class NotebookVisibilityCache {
   /** Whether the owner lets the agent know this notebook exists. */
   async isVisible(entry: IListedNotebook): Promise<boolean> {
     const live = this._source.liveMetadata(entry.path);
-    if (live !== null) {
+    if (live !== null && live !== NOT_YET_KNOWN) {
       return !isHidden(readNotebookAccess(live).access);
+    }
+    // another tab's unsaved restriction holds here too, never its widening
+    const announced = this._source.announced?.announced(entry.path)?.notebook;
+    if (isHidden(announced ?? 'write')) {
+      return false;
     }
     const version = versionOf(entry.modified, entry.size);
     const cached = this._cache.get(entry.path);

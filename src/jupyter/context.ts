@@ -12,7 +12,8 @@ import {
   type NotebookResolver
 } from './notebook';
 import { agentVisibleCounts, type IReviewCounts } from '../review/storage';
-import { dirname } from './paths';
+import { basename, dirname } from './paths';
+import { type NotebookVisibility } from './workspace';
 
 /** What `jupyter_get_context` returns. */
 export interface IContextResult {
@@ -24,57 +25,86 @@ export interface IContextResult {
 }
 
 interface IDocumentLike {
-  context?: { localPath?: unknown };
+  context?: {
+    localPath?: unknown;
+    contentsModel?: { last_modified?: string; size?: number } | null;
+  };
   isDisposed?: boolean;
+}
+
+/** Whether a path is a notebook file, whatever widget shows it. */
+function isNotebookFile(env: IJupyterEnvironment, path: string): boolean {
+  return env.app.docRegistry
+    .getFileTypesForPath(path)
+    .some(type => type.contentType === 'notebook');
 }
 
 /**
  * The paths of the documents open in this app's main area, in shell order,
- * without the notebooks the owner hid from the agent.
+ * without the notebooks the owner hid from the agent, whatever widget shows
+ * them (a notebook panel, a text editor, the JSON viewer). A notebook's access
+ * comes from its live panel when one is open here (not yet known, so hidden,
+ * while it loads), else from its file, judged as the listing does.
  */
-export function openDocuments(
+export async function openDocuments(
   env: IJupyterEnvironment,
-  resolver: NotebookResolver
-): string[] {
-  const paths: string[] = [];
+  resolver: NotebookResolver,
+  isVisible: NotebookVisibility = async () => true
+): Promise<string[]> {
+  const documents: { path: string; visible: Promise<boolean> }[] = [];
   const seen = new Set<string>();
-  const widgets = env.app.shell.widgets?.('main');
-  if (!widgets) {
-    return paths;
-  }
-  for (const widget of widgets) {
-    const path = (widget as unknown as IDocumentLike).context?.localPath;
-    if (
-      env.tracker.has(widget) &&
-      resolver.isHiddenPanel(widget as NotebookPanel)
-    ) {
+  for (const widget of env.app.shell.widgets?.('main') ?? []) {
+    const context = (widget as unknown as IDocumentLike).context;
+    const path = context?.localPath;
+    if (typeof path !== 'string' || !path || seen.has(path)) {
       continue;
     }
-    if (typeof path === 'string' && path && !seen.has(path)) {
-      seen.add(path);
-      paths.push(path);
+    seen.add(path);
+    let visible: Promise<boolean>;
+    if (env.tracker.has(widget)) {
+      visible = Promise.resolve(
+        !resolver.isHiddenPanel(widget as NotebookPanel)
+      );
+    } else if (!isNotebookFile(env, path)) {
+      visible = Promise.resolve(true);
+    } else {
+      const panel = resolver.findOpenPanel(path);
+      const file = context?.contentsModel;
+      visible = panel
+        ? Promise.resolve(!resolver.isHiddenPanel(panel))
+        : isVisible({
+            path,
+            name: basename(path),
+            type: 'notebook',
+            modified: file?.last_modified,
+            size: file?.size
+          });
     }
+    documents.push({ path, visible });
   }
-  return paths;
+  const shown = await Promise.all(documents.map(document => document.visible));
+  return documents.filter((_, i) => shown[i]).map(document => document.path);
 }
 
 /** Read the live state of the workspace. Never throws for a missing notebook. */
-export function getContext(
+export async function getContext(
   env: IJupyterEnvironment,
-  resolver: NotebookResolver
-): IContextResult {
+  resolver: NotebookResolver,
+  isVisible?: NotebookVisibility
+): Promise<IContextResult> {
+  // everything is read now, at call time; only closed notebook files shown
+  // in another widget are judged after
+  const documents = openDocuments(env, resolver, isVisible);
   const current = resolver.currentPanel();
-  // A hidden current notebook reads exactly like no notebook being open.
+  // A hidden current notebook reads exactly like no notebook being open, and
+  // so does one still loading: its access is not yet known.
   const panel = current && !resolver.isHiddenPanel(current) ? current : null;
   const browsing = env.browsingDirectory();
-  const workspace = {
-    currentDirectory:
-      browsing ?? (panel ? dirname(panel.context.localPath) : ''),
-    openDocuments: openDocuments(env, resolver)
-  };
+  const currentDirectory =
+    browsing ?? (panel ? dirname(panel.context.localPath) : '');
   if (!panel?.content.model) {
     return {
-      workspace,
+      workspace: { currentDirectory, openDocuments: await documents },
       notebook: null,
       kernel: null,
       focus: null,
@@ -82,11 +112,14 @@ export function getContext(
     };
   }
   const notebook = resolver.fromPanel(panel);
-  return {
-    workspace,
+  const live = {
     notebook: notebookInfo(notebook),
     kernel: kernelInfo(panel.sessionContext),
     focus: focusContext(panel),
     review: agentVisibleCounts(notebook.model)
+  };
+  return {
+    workspace: { currentDirectory, openDocuments: await documents },
+    ...live
   };
 }

@@ -7,6 +7,8 @@ import { type IDocumentManager } from '@jupyterlab/docmanager';
 import { type INotebookTracker } from '@jupyterlab/notebook';
 import { type Contents, type KernelSpec } from '@jupyterlab/services';
 
+import { type IAnnouncedAccess } from '../access/announced';
+
 /** The app as the tools see it. */
 export interface IJupyterEnvironment {
   /** The application: commands, shell, service manager. */
@@ -21,6 +23,11 @@ export interface IJupyterEnvironment {
    * own browser tab and its own app.
    */
   multiDocument: boolean;
+  /**
+   * The restrictions other tabs of this browser hold unsaved, applied on top
+   * of a notebook file read here.
+   */
+  announced?: IAnnouncedAccess;
   /** The directory the user is browsing, when a file browser knows it. */
   browsingDirectory(): string | null;
 }

@@ -11,7 +11,8 @@ import type * as nbformat from '@jupyterlab/nbformat';
 import { type NotebookPanel } from '@jupyterlab/notebook';
 import { type Contents } from '@jupyterlab/services';
 
-import { isHidden } from '../access/policy';
+import { applyAnnounced } from '../access/announced';
+import { isHidden, type KnownAccess } from '../access/policy';
 import { notebookAccess } from '../access/read';
 import { assertNotebookAccessible } from '../access/guard';
 import { findNotebookPanel, panelPath } from '../access/panels';
@@ -154,6 +155,8 @@ export class NotebookResolver {
       const model = YNotebook.create();
       // Cells without ids get the ones JupyterLab gives them once open.
       model.fromJSON(withStableCellIds(withJoinedStreams(content)));
+      // what another tab of this browser restricts unsaved holds here too
+      applyAnnounced(model, this._env.announced?.announced(normal) ?? null);
       resolved = {
         path: normal,
         panel: null,
@@ -246,10 +249,21 @@ export class NotebookResolver {
     return panel;
   }
 
-  /** Whether the owner hid an open notebook from the agent. */
-  isHiddenPanel(panel: NotebookPanel): boolean {
+  /**
+   * The access of an open notebook, or null while it is not yet known: its
+   * panel has not loaded the file (a page restore, the person opening it),
+   * so its model does not hold the owner's setting yet.
+   */
+  panelAccess(panel: NotebookPanel): KnownAccess {
     const model = panel.content.model;
-    return !!model && isHidden(notebookAccess(model.sharedModel));
+    return panel.context.isReady && model
+      ? notebookAccess(model.sharedModel)
+      : null;
+  }
+
+  /** Whether the agent must not know an open notebook exists (or not yet). */
+  isHiddenPanel(panel: NotebookPanel): boolean {
+    return isHidden(this.panelAccess(panel));
   }
 
   /**

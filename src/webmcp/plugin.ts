@@ -9,7 +9,7 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 
 import { ACCESS_METADATA_KEY } from '../access/model';
-import { NotebookVisibilityCache } from '../access/visibility';
+import { NOT_YET_KNOWN, NotebookVisibilityCache } from '../access/visibility';
 import { type IJupyterEnvironment } from '../jupyter/environment';
 import { NotebookResolver } from '../jupyter/notebook';
 import {
@@ -60,17 +60,23 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
       contents: app.serviceManager.contents,
       kernelspecs: app.serviceManager.kernelspecs,
       multiDocument: labShell !== null,
+      announced: access.announced,
       browsingDirectory: () => fileBrowser?.model.path ?? null
     };
     const resolver = new NotebookResolver(env);
     const visibility = new NotebookVisibilityCache({
       contents: env.contents,
       liveMetadata: path => {
-        const model = access.findPanel(path)?.content.model;
-        return model
+        const panel = access.findPanel(path);
+        if (!panel) {
+          return null;
+        }
+        const model = panel.content.model;
+        return panel.context.isReady && model
           ? model.sharedModel.getMetadata(ACCESS_METADATA_KEY)
-          : null;
-      }
+          : NOT_YET_KNOWN;
+      },
+      announced: access.announced
     });
     registry = new WebMcpRegistry({
       tools: buildTools({

@@ -85,7 +85,8 @@ function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
   const proposals = services.proposals ?? null;
   const reviewing = { env, resolver, review };
   return {
-    jupyter_get_context: async () => getContext(env, resolver),
+    jupyter_get_context: async () =>
+      getContext(env, resolver, isNotebookVisible),
     jupyter_list_workspace: async (args, context) =>
       listWorkspace(resolver, args as IListWorkspaceArgs, isNotebookVisible, {
         onProgress: progress => context.reportProgress(progress)

@@ -1,6 +1,10 @@
 import { type Contents, ServerConnection } from '@jupyterlab/services';
 
-import { NotebookVisibilityCache } from '../../src/access/visibility';
+import { AnnouncedRestrictions } from '../../src/access/announced';
+import {
+  NOT_YET_KNOWN,
+  NotebookVisibilityCache
+} from '../../src/access/visibility';
 
 function notebookFile(access?: unknown) {
   return {
@@ -289,5 +293,59 @@ describe('NotebookVisibilityCache, how a file is read', () => {
       { path: 'odd.ipynb', type: 'file', format: 'text' },
       { path: 'odd.ipynb', type: 'notebook', format: undefined }
     ]);
+  });
+});
+
+describe('NotebookVisibilityCache, what is not read from a settled model', () => {
+  const files = {
+    'hidden.ipynb': { content: notebookFile('none'), modified: 't1' },
+    'shown.ipynb': { content: notebookFile(), modified: 't1' }
+  };
+
+  it('judges a notebook whose panel is still loading by its file', async () => {
+    const { manager, reads } = contents(files);
+    const cache = new NotebookVisibilityCache({
+      contents: manager,
+      // an empty model while loading: it would read as write
+      liveMetadata: () => NOT_YET_KNOWN
+    });
+    expect(
+      await cache.isVisible({ path: 'hidden.ipynb', modified: 't1' })
+    ).toBe(false);
+    expect(await cache.isVisible({ path: 'shown.ipynb', modified: 't1' })).toBe(
+      true
+    );
+    expect(reads).toEqual(['hidden.ipynb', 'shown.ipynb']);
+  });
+
+  it('hides a closed notebook another tab hid unsaved, and only that', async () => {
+    const { manager } = contents(files);
+    const announced = new AnnouncedRestrictions();
+    const cache = new NotebookVisibilityCache({
+      contents: manager,
+      liveMetadata: () => null,
+      announced
+    });
+    const entry = { path: 'shown.ipynb', modified: 't1' };
+    expect(await cache.isVisible(entry)).toBe(true);
+    announced.receive({
+      type: 'restrictions',
+      tab: 't',
+      path: 'shown.ipynb',
+      notebook: 'none',
+      cells: {}
+    });
+    expect(await cache.isVisible(entry)).toBe(false);
+    announced.receive({ type: 'drop', tab: 't', path: null });
+    expect(await cache.isVisible(entry)).toBe(true);
+    // read-only restricts what may change, not what is listed
+    announced.receive({
+      type: 'restrictions',
+      tab: 't',
+      path: 'shown.ipynb',
+      notebook: 'read',
+      cells: {}
+    });
+    expect(await cache.isVisible(entry)).toBe(true);
   });
 });
