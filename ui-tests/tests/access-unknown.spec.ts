@@ -5,11 +5,12 @@
  * without saving. An agent calls the tools through native WebMCP; the person
  * opens, clicks and presses keys.
  */
-import type { Locator, Page, Route } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 import { expect, test } from '../fixtures';
 import type { Agent } from '../agent';
 import type { JupyterApp } from '../jupyter';
+import { holdLoad } from '../hold-load';
 import { codeCell, notebookOf } from '../notebook-content';
 
 const KEY = 'jupyterlite_webmcp';
@@ -42,37 +43,6 @@ async function whatTheAgentSees(
     path: jupyter.dir
   });
   return { context: context.text ?? '', listing: listing.text ?? '' };
-}
-
-/**
- * Holds the GET with which an opening notebook panel loads `path` (a
- * notebook, with content) until `release`; other reads of it pass.
- */
-async function holdLoad(
-  page: Page,
-  path: string
-): Promise<{ held: Promise<void>; release(): Promise<void> }> {
-  const holder: { route?: Route } = {};
-  let heard!: () => void;
-  const held = new Promise<void>(resolve => (heard = resolve));
-  const tail = `/api/contents/${path.split('/').map(encodeURIComponent).join('/')}`;
-  await page.route(
-    url =>
-      url.pathname.endsWith(tail) &&
-      url.searchParams.get('type') === 'notebook' &&
-      url.searchParams.get('content') === '1',
-    route => {
-      holder.route = route;
-      heard();
-    },
-    { times: 1 }
-  );
-  return {
-    held,
-    release: async () => {
-      await holder.route!.continue();
-    }
-  };
 }
 
 test.describe('a notebook whose access is not yet known', () => {

@@ -17,6 +17,7 @@ import type { INotebookContent } from '@jupyterlab/nbformat';
 
 import { expect, test } from '../fixtures';
 import { IMPLEMENTED } from '../implemented';
+import { holdLoad } from '../hold-load';
 import { addKernelNotebook } from '../kernel-runs';
 import { codeCell, markdownCell, notebookOf } from '../notebook-content';
 import {
@@ -733,4 +734,91 @@ test('access changed mid-call: run, proposal and insert answer as a hidden noteb
     'mc-slow'
   ]);
   expect(cells).toHaveLength(2 + 2 * MID_CALL_ROUNDS);
+});
+
+const LOAD_ROUNDS = scaled(20, 2);
+
+/**
+ * A hidden notebook the page opens while the agent calls: its load is held
+ * (as a slow server, a page restore), so its access is not yet known. No
+ * answer during or after the load may name it or hold its content, and a read
+ * by its path, waiting on the load, answers exactly as a never-existing
+ * notebook. Counts: 20 rounds with RELIABILITY_SCALE=full, 2 in CI.
+ * @server: JupyterLite loads its files in the page, with no request to hold.
+ */
+test('a hidden notebook loading: nothing of it in any answer, during the load or after @server', async ({
+  jupyter,
+  agent
+}) => {
+  test.setTimeout(scaled(1_200_000, 120_000));
+  await jupyter.open();
+  const hidden = await jupyter.createNotebook(
+    'loading-swp.ipynb',
+    notebookOf([codeCell('ld-secret', `s = '${MARKER}-load'`)], {
+      jupyterlite_webmcp: { version: 1, notebookAccess: 'none' }
+    })
+  );
+  const absent = jupyter.path('absent-ld.ipynb');
+  jupyter.expectConsoleErrorsFor(/absent-ld/);
+  const secrets = [MARKER, 'ld-secret', 'loading-swp'];
+  const started = Date.now();
+  const problems: string[] = [];
+  let calls = 0;
+  const check = (where: string, text: string | undefined) => {
+    calls++;
+    const leaked = secrets.filter(s => (text ?? '').includes(s));
+    if (leaked.length) {
+      problems.push(
+        `${where} leaks ${leaked.join(', ')}: ${text?.slice(0, 200)}`
+      );
+    }
+  };
+  for (let round = 0; round < LOAD_ROUNDS; round++) {
+    const load = await holdLoad(jupyter.page, hidden);
+    const opening = jupyter.page.goto(jupyter.url(hidden));
+    await load.held;
+    await agent.waitForTools(IMPLEMENTED.length);
+    const reads: [string, Record<string, unknown>][] = [
+      ['jupyter_get_context', {}],
+      ['jupyter_list_workspace', { path: jupyter.dir }]
+    ];
+    for (const [tool, input] of reads) {
+      check(`${tool} during the load`, (await agent.call(tool, input)).text);
+    }
+    // calls on the current notebook and by its path wait for the load, then
+    // answer as no notebook and as a missing file
+    const waiting = await Promise.all([
+      agent.start('jupyter_get_cells', {}),
+      agent.start('jupyter_export_notebook', {}),
+      agent.start('jupyter_get_cells', { notebookPath: hidden })
+    ]);
+    await load.release();
+    await opening;
+    await jupyter.waitForNotebook(hidden, { kernel: false });
+    const [current, exported, byPath] = await Promise.all(
+      waiting.map(async call => (await call.settled()).result?.text ?? '')
+    );
+    check('jupyter_get_cells (current) waiting on the load', current);
+    check('jupyter_export_notebook (current) waiting on the load', exported);
+    const never = await agent.call('jupyter_get_cells', {
+      notebookPath: absent
+    });
+    calls++;
+    if (byPath.split(hidden).join(absent) !== never.text) {
+      problems.push(`get_cells by path: ${byPath.slice(0, 200)}`);
+    }
+    for (const [tool, input] of reads) {
+      check(`${tool} after the load`, (await agent.call(tool, input)).text);
+    }
+  }
+  recordFigure(test.info(), {
+    row: 'hidden-content sweep, a hidden notebook loading',
+    app: jupyter.kind,
+    count: calls,
+    unit: 'calls during and after the load',
+    failures: problems.length,
+    seconds: since(started),
+    notes: `${LOAD_ROUNDS} rounds`
+  });
+  expect(problems.slice(0, 20)).toEqual([]);
 });
