@@ -14,10 +14,7 @@ import { type ISharedCell, type ISharedNotebook } from '@jupyter/ydoc';
 import { type MarkdownCell } from '@jupyterlab/cells';
 import { type NotebookPanel } from '@jupyterlab/notebook';
 
-import {
-  assertNotebookAccessible,
-  withAgentAttribution
-} from '../access/guard';
+import { withAgentAttribution } from '../access/guard';
 import { recordAgentAction } from '../access/provenance';
 import { sourceHash } from '../common/hash';
 import { replaceSource } from '../common/source-edit';
@@ -30,7 +27,7 @@ import {
   noActiveNotebookError,
   notebookNotFoundError
 } from '../access/policy';
-import { cellAccess, notebookAccess } from '../access/read';
+import { cellAccess } from '../access/read';
 import {
   assertSourceHash,
   cellSnapshot,
@@ -40,6 +37,8 @@ import {
 import { ToolError } from '../common/errors';
 import { revealCell } from './navigate';
 import {
+  checkNotebookAccess,
+  namesNotebook,
   notebookInfo,
   type ILiveNotebook,
   type INotebookInfo,
@@ -205,11 +204,7 @@ export async function insertCell(
   }
   // Hidden while the cell was being brought into view: the call answers as
   // for a hidden notebook, and says nothing of what it wrote.
-  assertNotebookAccessible(
-    { path: notebook.path, access: notebookAccess(notebook.model) },
-    'read',
-    args.notebookPath !== null && args.notebookPath !== undefined
-  );
+  checkNotebookAccess(notebook, 'read', namesNotebook(args.notebookPath));
   return reread(notebook, cellId);
 }
 
@@ -373,11 +368,7 @@ async function proposeUpdate(
     apply: () => {
       // the notebook and the cell as they are now: access and hash again,
       // the owner's word and a human edit win
-      assertNotebookAccessible(
-        { path: notebook.path, access: notebookAccess(notebook.model) },
-        'write',
-        args.notebookPath !== null && args.notebookPath !== undefined
-      );
+      checkNotebookAccess(notebook, 'write', namesNotebook(args.notebookPath));
       const { cell: current } = findCell(notebook.model, args.cellId, 'write');
       assertSourceHash(
         current,
@@ -407,9 +398,9 @@ async function proposeUpdate(
     case 'hidden':
       // the owner hid the notebook while the proposal waited: the call
       // answers exactly as for a hidden notebook
-      throw args.notebookPath === null || args.notebookPath === undefined
-        ? noActiveNotebookError()
-        : notebookNotFoundError(notebook.path);
+      throw namesNotebook(args.notebookPath)
+        ? notebookNotFoundError(notebook.path)
+        : noActiveNotebookError();
     case 'withdrawn':
       throw new ToolError(
         'ABORTED',

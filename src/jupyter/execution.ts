@@ -31,6 +31,8 @@ import { KernelActivity } from './kernel-activity';
 import { KernelReach } from './kernel-reach';
 import { cellIndexOf } from './model-index';
 import {
+  checkNotebookAccess,
+  namesNotebook,
   notebookInfo,
   type ILiveNotebook,
   type INotebookInfo,
@@ -121,8 +123,7 @@ export async function runCells(
     ours: new Set<string>(),
     signal,
     stop: null,
-    addressedByPath:
-      args.notebookPath !== null && args.notebookPath !== undefined
+    addressedByPath: namesNotebook(args.notebookPath)
   };
   const results: ICellRunResult[] = [];
   let failed = false;
@@ -165,11 +166,7 @@ export async function runCells(
   }
   // Hidden while the last target ran: the call fails exactly as for a hidden
   // notebook, and says nothing of the cells already run.
-  assertNotebookAccessible(
-    { path: notebook.path, access: notebookAccess(notebook.model) },
-    'read',
-    context.addressedByPath
-  );
+  checkNotebookAccess(notebook, 'read', context.addressedByPath);
   // `aborted` only when the abort stopped something: a signal that fires
   // after the last cell finished leaves the status the results give.
   return {

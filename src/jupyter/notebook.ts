@@ -73,7 +73,17 @@ export interface IResolveOptions {
  */
 export type LiveCheck = (model: ISharedNotebook) => void;
 
-function checkNotebookAccess(
+/** Whether a call named its notebook (rather than acting on the current one). */
+export function namesNotebook(path: string | null | undefined): boolean {
+  return path !== null && path !== undefined;
+}
+
+/**
+ * The owner's word on a resolved notebook, now: resolution runs it, and so
+ * does a call that answers later (hidden meanwhile, it fails as a hidden
+ * notebook would). `addressedByPath` is whether the call named its path.
+ */
+export function checkNotebookAccess(
   notebook: IResolvedNotebook,
   intent: AccessIntent,
   addressedByPath: boolean
