@@ -251,6 +251,19 @@ export default defineConfig<IAppOptions>({
   // fail or count its answers), which JupyterLite does not have; tests
   // tagged @lite-only are about a JupyterLite page. Each project leaves out
   // the tests that cannot apply to its app, instead of skipping them.
+  //
+  // Every test runs in JupyterLab, and in each other app where what it
+  // checks can differ (docs/testing.md):
+  // - @rule: the extension's own rule (validation, hashes, bounds, access
+  //   decisions, review threads on the model), the same in every app:
+  //   JupyterLab only;
+  // - @backend: can differ with the contents service and the kernel
+  //   (JupyterLite has its own of both, Notebook 7 the same server and
+  //   ipykernel as JupyterLab): JupyterLab and JupyterLite;
+  // - @shell: can differ with the app's shell (panels, menus, tabs, focus,
+  //   one notebook per tab; JupyterLite's /lab/ is JupyterLab's own shell):
+  //   JupyterLab and Notebook 7;
+  // - untagged: all three.
   projects: [
     project(
       'lab',
@@ -260,7 +273,7 @@ export default defineConfig<IAppOptions>({
     project(
       'notebook',
       { appKind: 'notebook' },
-      { grepInvert: /@no-webmcp\b|@lite-only\b/ }
+      { grepInvert: /@no-webmcp\b|@lite-only\b|@rule\b|@backend\b/ }
     ),
     // JupyterLite boots Pyodide in the page (15-40 s per notebook on 2 cores)
     project(
@@ -269,7 +282,7 @@ export default defineConfig<IAppOptions>({
       {
         timeout: 180_000,
         expect: { timeout: 20_000 },
-        grepInvert: /@no-webmcp\b|@server\b/,
+        grepInvert: /@no-webmcp\b|@server\b|@rule\b|@shell\b/,
         // Pyodide's kernel now and then never comes up under load (no error,
         // status "unknown"); a second try is reported as flaky, not hidden
         retries: 1

@@ -36,7 +36,7 @@ async function running(page: Page, index: number): Promise<void> {
   );
 }
 
-test('a run in flight: hidden while its last target runs, it answers as a hidden notebook; a foreign signal aborts it', async ({
+test('a run in flight: hidden while its last target runs, it answers as a hidden notebook; a foreign signal aborts it @backend', async ({
   jupyter,
   human,
   agent

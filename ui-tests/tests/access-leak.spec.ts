@@ -639,7 +639,7 @@ async function call(
   return agent.call(tool, args);
 }
 
-test('nothing hidden reaches the agent, and hidden reads as never existed', async ({
+test('nothing hidden reaches the agent, and hidden reads as never existed @backend', async ({
   jupyter,
   agent,
   human

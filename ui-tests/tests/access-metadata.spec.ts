@@ -122,7 +122,7 @@ function isCleanEntry(entry: unknown): boolean {
 }
 
 test.describe('malformed agent metadata', () => {
-  test('cells: not understood reads as hidden, history is bounded, the next write cleans it', async ({
+  test('cells: not understood reads as hidden, history is bounded, the next write cleans it @rule', async ({
     jupyter,
     human,
     agent
@@ -231,7 +231,7 @@ test.describe('malformed agent metadata', () => {
     expect(jupyter.consoleErrors()).toEqual([]);
   });
 
-  test('notebooks: an access value not understood hides the whole notebook', async ({
+  test('notebooks: an access value not understood hides the whole notebook @rule', async ({
     jupyter,
     agent
   }) => {

@@ -155,7 +155,7 @@ function toolbarItem(jupyter: JupyterApp, name: string): Locator {
 }
 
 test.describe('agent access, set by the human', () => {
-  test('cell context menu: write → read → none → write, and the agent', async ({
+  test('cell context menu: write → read → none → write, and the agent @shell', async ({
     jupyter,
     human,
     agent
@@ -222,7 +222,7 @@ test.describe('agent access, set by the human', () => {
     expect(back.structured!.cells).toHaveLength(3);
   });
 
-  test('palette: Set Agent Access on the selected cell, and the agent', async ({
+  test('palette: Set Agent Access on the selected cell, and the agent @shell', async ({
     jupyter,
     human,
     agent
@@ -261,7 +261,7 @@ test.describe('agent access, set by the human', () => {
     expect(await cellAccess(jupyter, 1)).toBeNull();
   });
 
-  test('keyboard: the shortcut on a selection, the context menu key, undo', async ({
+  test('keyboard: the shortcut on a selection, the context menu key, undo @shell', async ({
     jupyter,
     human,
     agent
@@ -314,7 +314,7 @@ test.describe('agent access, set by the human', () => {
     await expect(marker(await jupyter.cell(2), READ)).toBeVisible();
   });
 
-  test('a hand-edited invalid value: invalid marker, hidden from the agent', async ({
+  test('a hand-edited invalid value: invalid marker, hidden from the agent @shell', async ({
     jupyter,
     human,
     agent
@@ -345,7 +345,7 @@ test.describe('agent access, set by the human', () => {
     });
   });
 
-  test('notebook toolbar item: read-only, hidden, back, by mouse and keyboard', async ({
+  test('notebook toolbar item: read-only, hidden, back, by mouse and keyboard @shell', async ({
     jupyter,
     human,
     agent
@@ -475,7 +475,7 @@ test.describe('agent access, set by the human', () => {
     expect(context.structured!.notebook).toBeNull();
   });
 
-  test('markers survive windowing: full windowing, a 300-cell notebook', async ({
+  test('markers survive windowing: full windowing, a 300-cell notebook @shell', async ({
     jupyter,
     human
   }) => {

@@ -121,7 +121,7 @@ async function openInEditor(jupyter: JupyterApp, path: string): Promise<void> {
   ).toContainText('metadata');
 }
 
-test('a hidden notebook open in the text editor is no open document', async ({
+test('a hidden notebook open in the text editor is no open document @shell', async ({
   jupyter,
   agent
 }) => {

@@ -43,7 +43,7 @@ async function violations(page: Page, selectors: string[]) {
 
 test.describe('accessibility', () => {
   for (const theme of THEMES) {
-    test(`panel, status item and review block: no WCAG A/AA violations (${theme.name})`, async ({
+    test(`panel, status item and review block: no WCAG A/AA violations (${theme.name}) @shell`, async ({
       jupyter,
       human,
       agent

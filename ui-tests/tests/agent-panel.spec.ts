@@ -83,7 +83,7 @@ async function selectedCells(page: Page): Promise<number[]> {
 }
 
 test.describe('the Agent panel', () => {
-  test('opens from the palette; cell access set there binds the agent', async ({
+  test('opens from the palette; cell access set there binds the agent @shell', async ({
     jupyter,
     human,
     agent
@@ -149,7 +149,7 @@ test.describe('the Agent panel', () => {
     expect(back.structured!.cells[0].id).toBe('set-x');
   });
 
-  test('notebook access and "apply to all cells" from the Access tab', async ({
+  test('notebook access and "apply to all cells" from the Access tab @shell', async ({
     jupyter,
     human,
     agent
@@ -194,7 +194,7 @@ test.describe('the Agent panel', () => {
     expect(range.structured!.hiddenCellCount).toBe(3);
   });
 
-  test('Activity shows each call, refusals as refused; a cell link selects the cell', async ({
+  test('Activity shows each call, refusals as refused; a cell link selects the cell @shell', async ({
     jupyter,
     human,
     agent
@@ -260,7 +260,7 @@ test.describe('the Agent panel', () => {
 });
 
 test.describe('the Agent panel, live', () => {
-  test('a call that runs a while shows as running, on its cell, then ok', async ({
+  test('a call that runs a while shows as running, on its cell, then ok @shell', async ({
     jupyter,
     human,
     agent
@@ -313,7 +313,7 @@ test.describe('the Agent panel, live', () => {
 });
 
 test.describe('the Agent panel, where the app puts sidebars', () => {
-  test('in its sidebar (Notebook 7: View › Right Sidebar), claiming no agent', async ({
+  test('in its sidebar (Notebook 7: View › Right Sidebar), claiming no agent @shell', async ({
     jupyter,
     human
   }) => {

@@ -158,7 +158,7 @@ function cases(dir: string): ICase[] {
   ];
 }
 
-test('every malformed argument gets its structured error and leaves no file', async ({
+test('every malformed argument gets its structured error and leaves no file @rule', async ({
   jupyter,
   agent
 }) => {
@@ -194,7 +194,7 @@ test('every malformed argument gets its structured error and leaves no file', as
   });
 });
 
-test('the validation message names the field and the rule', async ({
+test('the validation message names the field and the rule @rule', async ({
   jupyter,
   agent
 }, testInfo) => {
@@ -295,7 +295,7 @@ function pathCalls(path: string): { tool: string; input: object }[] {
   ];
 }
 
-test('over-long paths and names answer INVALID_PATH with their bytes, in every tool', async ({
+test('over-long paths and names answer INVALID_PATH with their bytes, in every tool @backend', async ({
   jupyter,
   agent
 }) => {
@@ -352,7 +352,7 @@ test('over-long paths and names answer INVALID_PATH with their bytes, in every t
 
 // @server: JupyterLite reads its files in the browser, with no HTTP answer
 // to fail (its own contents failures are covered by the path tests above)
-test('contents-service failures answer a closed-set code, never INTERNAL_ERROR @server', async ({
+test('contents-service failures answer a closed-set code, never INTERNAL_ERROR @server @backend', async ({
   jupyter,
   agent
 }) => {

@@ -216,7 +216,7 @@ async function stillOnScreenAsCellsRender(
 }
 
 test.describe('jupyter_focus_cell', () => {
-  test('full windowing: a cell far off screen is scrolled to, then its editor gets the selection', async ({
+  test('full windowing: a cell far off screen is scrolled to, then its editor gets the selection @shell', async ({
     jupyter,
     human,
     agent
@@ -231,7 +231,7 @@ test.describe('jupyter_focus_cell', () => {
     await focusFarCell(jupyter, agent, path);
   });
 
-  test('default windowing: a cell far off screen is scrolled to, then its editor gets the selection', async ({
+  test('default windowing: a cell far off screen is scrolled to, then its editor gets the selection @shell', async ({
     jupyter,
     human,
     agent
@@ -252,7 +252,7 @@ test.describe('jupyter_focus_cell', () => {
     await focusFarCell(jupyter, agent, path);
   });
 
-  test('default windowing, 2,000 cells: a far cell not yet rendered is on screen when the call returns', async ({
+  test('default windowing, 2,000 cells: a far cell not yet rendered is on screen when the call returns @shell', async ({
     jupyter,
     human,
     agent
@@ -285,7 +285,7 @@ test.describe('jupyter_focus_cell', () => {
     await stillOnScreenAsCellsRender(jupyter, 1000);
   });
 
-  test('a cursor without a selection; a selection wins over a cursor; a markdown cell shows its editor', async ({
+  test('a cursor without a selection; a selection wins over a cursor; a markdown cell shows its editor @shell', async ({
     jupyter,
     human,
     agent
@@ -346,7 +346,7 @@ test.describe('jupyter_focus_cell', () => {
     expect((await context(agent)).notebook!.revision).toBe(revision);
   });
 
-  test('a bad cellId or position changes nothing on screen', async ({
+  test('a bad cellId or position changes nothing on screen @shell', async ({
     jupyter,
     human,
     agent
@@ -495,7 +495,7 @@ test.describe('jupyter_focus_cell', () => {
 });
 
 test.describe('jupyter_save_notebook', () => {
-  test('saves the live model through the app: the file has the edits, dirty is false', async ({
+  test('saves the live model through the app: the file has the edits, dirty is false @backend', async ({
     jupyter,
     human,
     agent
@@ -618,7 +618,7 @@ test.describe('jupyter_export_notebook', () => {
     .map(line => line.replace(/\u001b\[[0-9;]*m/g, ''))
     .join('\n');
 
-  test('markdown verbatim, code fenced in the kernel language, outputs, image placeholders, longer fences', async ({
+  test('markdown verbatim, code fenced in the kernel language, outputs, image placeholders, longer fences @rule', async ({
     jupyter,
     human,
     agent
@@ -678,7 +678,7 @@ test.describe('jupyter_export_notebook', () => {
     expect(bare.document).not.toContain('ValueError: bad value');
   });
 
-  test('the live notebook with its unsaved edits and hidden cells, another language from its file, errors', async ({
+  test('the live notebook with its unsaved edits and hidden cells, another language from its file, errors @backend', async ({
     jupyter,
     human,
     agent

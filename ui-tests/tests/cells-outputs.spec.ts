@@ -72,7 +72,7 @@ function pngBytes(): number {
 }
 
 test.describe('jupyter_get_cells outputs', () => {
-  test('JSON as text, images as media only, ANSI stripped, HTML as text, at most 10 outputs', async ({
+  test('JSON as text, images as media only, ANSI stripped, HTML as text, at most 10 outputs @rule', async ({
     jupyter,
     human,
     agent
@@ -213,7 +213,7 @@ test.describe('jupyter_get_cells outputs', () => {
     ]);
   });
 
-  test('a stream saved as a list of lines: live, as the screen shows it; from its file, as its text', async ({
+  test('a stream saved as a list of lines: live, as the screen shows it; from its file, as its text @backend', async ({
     jupyter,
     human,
     agent
@@ -264,7 +264,7 @@ test.describe('jupyter_get_cells outputs', () => {
     expect(exported).toContain(`\`\`\`\n${lines.join('')}\`\`\``);
   });
 
-  test('a 5 MB stream is cut to 10 KiB of UTF-8, a 25 KiB+ source is cut, every field is bounded', async ({
+  test('a 5 MB stream is cut to 10 KiB of UTF-8, a 25 KiB+ source is cut, every field is bounded @rule', async ({
     jupyter,
     human,
     agent

@@ -91,7 +91,7 @@ function text(source: string | string[]): string {
 }
 
 test.describe('jupyter_get_cells', () => {
-  test('reads the live model: unsaved edits, ranges, ids in order, outputs on request', async ({
+  test('reads the live model: unsaved edits, ranges, ids in order, outputs on request @rule', async ({
     jupyter,
     human,
     agent
@@ -383,7 +383,7 @@ test.describe('jupyter_get_cells', () => {
     expect(focus.focus).toEqual(context.focus);
   });
 
-  test('at most 100 cells per call; the default range is 20', async ({
+  test('at most 100 cells per call; the default range is 20 @rule', async ({
     jupyter,
     agent
   }) => {
@@ -419,7 +419,7 @@ test.describe('jupyter_get_cells', () => {
     expect(tail.cells.map(cell => cell.id)).toEqual(range(120, 130));
   });
 
-  test('errors: no notebook, missing or hidden notebook, unknown or hidden cell, bad range', async ({
+  test('errors: no notebook, missing or hidden notebook, unknown or hidden cell, bad range @backend', async ({
     jupyter,
     human,
     agent

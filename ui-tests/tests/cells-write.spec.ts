@@ -147,7 +147,7 @@ function text(source: string | string[]): string {
 }
 
 test.describe('jupyter_insert_cell', () => {
-  test('inserts a visible cell below the active cell or next to a reference; never run, never trusted', async ({
+  test('inserts a visible cell below the active cell or next to a reference; never run, never trusted @shell', async ({
     jupyter,
     human,
     agent
@@ -269,7 +269,7 @@ test.describe('jupyter_insert_cell', () => {
     expect(savedCell.metadata.trusted).not.toBe(true);
   });
 
-  test('a markdown cell with source is rendered at once', async ({
+  test('a markdown cell with source is rendered at once @rule', async ({
     jupyter,
     human,
     agent
@@ -302,7 +302,7 @@ test.describe('jupyter_insert_cell', () => {
     await expect(cell.locator('.jp-InputArea-editor')).toBeHidden();
   });
 
-  test('deleting the last cell leaves the notebook empty; the app then puts back its own cell, next to which inserts go', async ({
+  test('deleting the last cell leaves the notebook empty; the app then puts back its own cell, next to which inserts go @rule', async ({
     jupyter,
     human,
     agent
@@ -353,7 +353,7 @@ test.describe('jupyter_insert_cell', () => {
     expect(await human.cellIds()).toEqual([above.structured!.cell.id, fresh]);
   });
 
-  test('a source over 256 KiB of UTF-8 is refused whole and nothing is inserted', async ({
+  test('a source over 256 KiB of UTF-8 is refused whole and nothing is inserted @rule', async ({
     jupyter,
     human,
     agent
@@ -404,7 +404,7 @@ test.describe('jupyter_insert_cell', () => {
     expect(sources[cell.index] === exact).toBe(true);
   });
 
-  test('errors: bad cell type or position, unknown reference, no, missing, hidden or read-only notebook', async ({
+  test('errors: bad cell type or position, unknown reference, no, missing, hidden or read-only notebook @backend', async ({
     jupyter,
     human,
     agent
@@ -568,7 +568,7 @@ test.describe('jupyter_insert_cell', () => {
 });
 
 test.describe('jupyter_update_cell', () => {
-  test('replaces the source in the live model; one undo step restores it, the human edits around it stay their own', async ({
+  test('replaces the source in the live model; one undo step restores it, the human edits around it stay their own @rule', async ({
     jupyter,
     human,
     agent
@@ -629,7 +629,7 @@ test.describe('jupyter_update_cell', () => {
     expect((await human.cellSources())[1]).toBe(agentText);
   });
 
-  test('a human edit between read and write: STALE_CELL, the text intact; the retry after a re-read succeeds', async ({
+  test('a human edit between read and write: STALE_CELL, the text intact; the retry after a re-read succeeds @rule', async ({
     jupyter,
     human,
     agent
@@ -671,7 +671,7 @@ test.describe('jupyter_update_cell', () => {
     expect((await human.cellSources())[2]).toBe('total * 2 / len(data)');
   });
 
-  test('errors: missing hash or source, unknown, hidden or read-only cell, too big; the preview is bounded', async ({
+  test('errors: missing hash or source, unknown, hidden or read-only cell, too big; the preview is bounded @rule', async ({
     jupyter,
     human,
     agent
@@ -779,7 +779,7 @@ test.describe('jupyter_update_cell', () => {
 });
 
 test.describe('jupyter_delete_cell', () => {
-  test('deletes the cell it read; one undo-cell-action brings it back, the human edit before it stays', async ({
+  test('deletes the cell it read; one undo-cell-action brings it back, the human edit before it stays @rule', async ({
     jupyter,
     human,
     agent
@@ -825,7 +825,7 @@ test.describe('jupyter_delete_cell', () => {
     });
   });
 
-  test('a stale delete is refused and the cell kept; errors', async ({
+  test('a stale delete is refused and the cell kept; errors @rule', async ({
     jupyter,
     human,
     agent
@@ -905,7 +905,7 @@ test.describe('a 2,000-cell notebook', () => {
     codeCell(`k${i}`, `cell_${i} = ${i}`)
   );
 
-  test('insert, update, delete: the agent and the human screen agree (full windowing)', async ({
+  test('insert, update, delete: the agent and the human screen agree (full windowing) @shell', async ({
     jupyter,
     human,
     agent
@@ -984,7 +984,7 @@ test.describe('a 2,000-cell notebook', () => {
     expect(back.text).toContain('cell_1000 = 1000');
   });
 
-  test('default windowing: a cell inserted far down is on screen when the call returns', async ({
+  test('default windowing: a cell inserted far down is on screen when the call returns @shell', async ({
     jupyter,
     human,
     agent

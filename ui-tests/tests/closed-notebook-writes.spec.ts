@@ -132,7 +132,7 @@ test('a write naming a cell the closed notebook does not show opens nothing and 
   expect(await jupyter.readNotebook(closed)).toEqual(file);
 });
 
-test('five inserts sent at once land once each and all answer success, into a closed notebook and an open one', async ({
+test('five inserts sent at once land once each and all answer success, into a closed notebook and an open one @backend', async ({
   jupyter,
   human,
   agent

@@ -96,7 +96,7 @@ test.describe('jupyter_get_context', () => {
     expect(context.review).toEqual({ openThreads: 0, totalThreads: 0 });
   });
 
-  test('sees unsaved edits: dirty and a new revision', async ({
+  test('sees unsaved edits: dirty and a new revision @rule', async ({
     jupyter,
     human,
     agent
@@ -122,7 +122,7 @@ test.describe('jupyter_get_context', () => {
     expect(back.revision).toBe(before.revision);
   });
 
-  test('returns the exact text the human selected, and the cursor', async ({
+  test('returns the exact text the human selected, and the cursor @shell', async ({
     jupyter,
     human,
     agent
@@ -143,7 +143,7 @@ test.describe('jupyter_get_context', () => {
     expect(focus.cursor).not.toBeNull();
   });
 
-  test('bounds the selected text to 4 KiB of UTF-8', async ({
+  test('bounds the selected text to 4 KiB of UTF-8 @rule', async ({
     jupyter,
     human,
     agent

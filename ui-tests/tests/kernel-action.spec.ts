@@ -73,7 +73,7 @@ async function cellOutput(
 }
 
 test.describe('jupyter_kernel_action', () => {
-  test('restart: every in-memory variable is lost', async ({
+  test('restart: every in-memory variable is lost @backend', async ({
     jupyter,
     human,
     agent
@@ -121,7 +121,7 @@ test.describe('jupyter_kernel_action', () => {
     expect(after.results[0].evalue).toContain('secret');
   });
 
-  test('interrupt acts on the shared kernel: it stops the human’s running cell (ipykernel)', async ({
+  test('interrupt acts on the shared kernel: it stops the human’s running cell (ipykernel) @backend', async ({
     jupyter,
     human,
     agent
@@ -175,7 +175,7 @@ test.describe('jupyter_kernel_action', () => {
     expect(probe).toMatchObject({ ok: true, executionCount: 2 });
   });
 
-  test('refused: an unknown action, a missing one, and an interrupt with no kernel', async ({
+  test('refused: an unknown action, a missing one, and an interrupt with no kernel @rule', async ({
     jupyter,
     human,
     agent

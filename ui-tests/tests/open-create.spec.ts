@@ -78,7 +78,7 @@ test.describe('jupyter_open_notebook', () => {
     expect(context.structured!.notebook!.path).toBe(path);
   });
 
-  test('reuses an open notebook with its unsaved edits', async ({
+  test('reuses an open notebook with its unsaved edits @shell', async ({
     jupyter,
     human,
     agent
@@ -104,7 +104,7 @@ test.describe('jupyter_open_notebook', () => {
     expect(jupyter.context.pages()).toHaveLength(pages);
   });
 
-  test('missing files, non-notebooks and unknown cells are structured errors', async ({
+  test('missing files, non-notebooks and unknown cells are structured errors @backend', async ({
     jupyter,
     agent
   }) => {
@@ -201,7 +201,7 @@ async function expectBadCellOpensNothing(
 }
 
 test.describe('jupyter_open_notebook with a cell it cannot show', () => {
-  test('an unknown or hidden cellId opens nothing', async ({
+  test('an unknown or hidden cellId opens nothing @backend', async ({
     jupyter,
     agent
   }) => {
@@ -278,7 +278,7 @@ test.describe('jupyter_create_notebook', () => {
     ]);
   });
 
-  test('an existing file of another kind is never overwritten either', async ({
+  test('an existing file of another kind is never overwritten either @backend', async ({
     jupyter,
     agent
   }) => {

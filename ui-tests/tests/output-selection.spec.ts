@@ -115,7 +115,7 @@ async function setCellAccess(
 }
 
 test.describe('jupyter_get_output_selection', () => {
-  test('reads the text the human selected in one output, until it no longer matches', async ({
+  test('reads the text the human selected in one output, until it no longer matches @shell', async ({
     jupyter,
     human,
     agent
@@ -182,7 +182,7 @@ test.describe('jupyter_get_output_selection', () => {
     expect(await readSelection(agent)).toBeNull();
   });
 
-  test('is null for a selection across outputs or cells', async ({
+  test('is null for a selection across outputs or cells @shell', async ({
     jupyter,
     human,
     agent

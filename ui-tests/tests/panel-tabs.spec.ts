@@ -16,7 +16,7 @@ const TABS = [
   { title: 'Activity', id: 'jp-agent-panel-activity', file: 'activity' }
 ] as const;
 
-test('the panel’s tabs after an agent worked, in the light and the dark theme', async ({
+test('the panel’s tabs after an agent worked, in the light and the dark theme @shell', async ({
   jupyter,
   human,
   agent

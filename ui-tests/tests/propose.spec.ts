@@ -301,7 +301,7 @@ test.describe('Propose mode', () => {
     ).toBeNull();
   });
 
-  test('accept, deny with and without a reason, a second proposal, a human edit during review', async ({
+  test('accept, deny with and without a reason, a second proposal, a human edit during review @shell', async ({
     jupyter,
     human,
     agent
@@ -514,7 +514,7 @@ test.describe('Propose mode', () => {
     ).toBeVisible();
   });
 
-  test('an aborted call withdraws its proposal and answers ABORTED', async ({
+  test('an aborted call withdraws its proposal and answers ABORTED @rule', async ({
     jupyter,
     human,
     agent
@@ -592,7 +592,7 @@ test.describe('Propose mode', () => {
     });
   });
 
-  test('the owner changes access during review: the proposal ends at once, the cell untouched', async ({
+  test('the owner changes access during review: the proposal ends at once, the cell untouched @rule', async ({
     jupyter,
     human,
     agent
@@ -673,7 +673,7 @@ test.describe('Propose mode', () => {
     expect(await human.cellSources()).toEqual(['x = 1', 'y = 2', 'z = 3']);
   });
 
-  test('full windowing: a proposal far down is brought into view, and its block stays with its cell', async ({
+  test('full windowing: a proposal far down is brought into view, and its block stays with its cell @shell', async ({
     jupyter,
     human,
     agent

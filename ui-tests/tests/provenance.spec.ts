@@ -27,7 +27,7 @@ const NOTEBOOK = notebookOf([
   codeCell('by-agent', 'y = 2')
 ]);
 
-test('who changed what: human typing, agent tools, runs, and undo', async ({
+test('who changed what: human typing, agent tools, runs, and undo @rule', async ({
   jupyter,
   human,
   agent

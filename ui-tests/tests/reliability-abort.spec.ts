@@ -24,7 +24,7 @@ import { SEED, recordFigure, scaled, since } from '../reliability/figures';
 
 const ROUNDS = scaled(100, 5);
 
-test('agent aborts while the person’s cell runs: never interrupted, outputs complete', async ({
+test('agent aborts while the person’s cell runs: never interrupted, outputs complete @backend', async ({
   jupyter,
   agent,
   human

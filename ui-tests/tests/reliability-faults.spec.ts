@@ -41,7 +41,7 @@ import { recordFigure, scaled, since } from '../reliability/figures';
 
 const OUTPUT_MB = scaled(50, 5);
 
-test('a 50 MB output (5 MB in CI) and huge or garbage metadata: bounded closed-set answers, nothing lost', async ({
+test('a 50 MB output (5 MB in CI) and huge or garbage metadata: bounded closed-set answers, nothing lost @rule', async ({
   jupyter,
   agent,
   human
@@ -72,11 +72,11 @@ test('a 50 MB output (5 MB in CI) and huge or garbage metadata: bounded closed-s
   await human.openNotebook(path, { kernel: false });
   await agent.waitForTools(IMPLEMENTED);
   // the big output arrives in the live model, as a kernel's would
-  await jupyter.page.evaluate(() => {
+  await jupyter.page.evaluate(mb => {
     (window as unknown as { relBig: string }).relBig = 'y'.repeat(
-      50 * 1024 * 1024
+      mb * 1024 * 1024
     );
-  });
+  }, OUTPUT_MB);
   await jupyter.page.evaluate(docPath => {
     const text = (window as unknown as { relBig: string }).relBig;
     const cell = window.uiTests.findNotebook(docPath)!.model!.sharedModel
@@ -148,7 +148,7 @@ test('a 50 MB output (5 MB in CI) and huge or garbage metadata: bounded closed-s
   expect(after.length).toBe(before.length + 1);
 });
 
-test('the kernel shut down under a running call: a closed-set or inline answer @server', async ({
+test('the kernel shut down under a running call: a closed-set or inline answer @server @backend', async ({
   jupyter,
   agent,
   human
@@ -230,7 +230,7 @@ test('the notebook closed while a call runs in it: the call answers @server', as
   ]);
 });
 
-test('contents 500, a timeout, offline while the agent saves: closed-set answers, nothing lost @server', async ({
+test('contents 500, a timeout, offline while the agent saves: closed-set answers, nothing lost @server @backend', async ({
   jupyter,
   agent,
   human
@@ -433,7 +433,7 @@ async function runInFlight(
   return { path, edit, started, run };
 }
 
-test('the notebook renamed mid-call, as the file browser does: every call answers, the cells and edits follow it', async ({
+test('the notebook renamed mid-call, as the file browser does: every call answers, the cells and edits follow it @backend', async ({
   jupyter,
   agent,
   human
@@ -567,7 +567,7 @@ test('the notebook renamed mid-call, as the file browser does: every call answer
   expect(runText).toContain('end');
 });
 
-test('the notebook deleted mid-call, as the file browser does: every call answers, the open notebook keeps everything, a save writes it again', async ({
+test('the notebook deleted mid-call, as the file browser does: every call answers, the open notebook keeps everything, a save writes it again @backend', async ({
   jupyter,
   agent,
   human
@@ -631,7 +631,7 @@ test('the notebook deleted mid-call, as the file browser does: every call answer
   expect(runText).toContain('end');
 });
 
-test('the notebook renamed, then deleted, by another process through the server: every call answers, a save writes the open notebook back @server', async ({
+test('the notebook renamed, then deleted, by another process through the server: every call answers, a save writes the open notebook back @server @backend', async ({
   jupyter,
   agent,
   human
@@ -794,7 +794,7 @@ function firstStatus(result: IToolResult): string | undefined {
     ?.status;
 }
 
-test('the kernel process killed by SIGKILL under a running call: an inline answer, no cell lost, a run on a kernel the page cannot reach answers, the next run works @server', async ({
+test('the kernel process killed by SIGKILL under a running call: an inline answer, no cell lost, a run on a kernel the page cannot reach answers, the next run works @server @backend', async ({
   jupyter,
   agent,
   human

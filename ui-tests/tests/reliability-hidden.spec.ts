@@ -398,7 +398,7 @@ interface IPlanned {
   paired: boolean;
 }
 
-test('hidden-content sweep: no marker, no hidden id, hidden answers as never existed', async ({
+test('hidden-content sweep: no marker, no hidden id, hidden answers as never existed @backend', async ({
   jupyter,
   agent,
   human
@@ -591,7 +591,7 @@ const SET_MODE = 'jupyterlite-webmcp:set-propose-mode';
  * Counts: 25 rounds × 3 kinds × 2 (by path, current) with
  * RELIABILITY_SCALE=full, 2 rounds in CI.
  */
-test('access changed mid-call: run, proposal and insert answer as a hidden notebook, with nothing of it', async ({
+test('access changed mid-call: run, proposal and insert answer as a hidden notebook, with nothing of it @backend', async ({
   jupyter,
   human,
   agent

@@ -44,7 +44,7 @@ const access = (value: 'read' | 'none') => ({
   jupyterlite_webmcp: { version: 1, access: value }
 });
 
-test('invalid inputs from every schema: closed-set errors, nothing changed', async ({
+test('invalid inputs from every schema: closed-set errors, nothing changed @rule', async ({
   jupyter,
   agent,
   human

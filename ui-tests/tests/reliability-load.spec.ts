@@ -276,7 +276,7 @@ interface IEdits {
   runs: number;
 }
 
-test('mixed calls all in flight at once: every answer an envelope and true, heap back', async ({
+test('mixed calls all in flight at once: every answer an envelope and true, heap back @backend', async ({
   jupyter,
   agent,
   human

@@ -61,7 +61,7 @@ const race: fc.Arbitrary<IRace> = fc.record({
   gapMs: fc.integer({ min: 0, max: 5 })
 });
 
-test('a human edit racing an agent write: no lost edit, the loser answers STALE_CELL', async ({
+test('a human edit racing an agent write: no lost edit, the loser answers STALE_CELL @rule', async ({
   jupyter,
   agent,
   human

@@ -33,7 +33,7 @@ const hostile = (tag: string) =>
 
 const MARKDOWN = `# Notes\n\n<img src="data:," onerror="window.relPwned = (window.relPwned || []).concat('markdown-onerror')">\n\n<script>window.relPwned = (window.relPwned || []).concat('markdown-script')</script>\n\n${INSTRUCTION}`;
 
-test('untrusted content: no script runs, instructions come back only as data', async ({
+test('untrusted content: no script runs, instructions come back only as data @rule', async ({
   jupyter,
   agent,
   human

@@ -76,7 +76,7 @@ const ORIGINAL = [
 ];
 
 test.describe('reverting agent edits', () => {
-  test('one edit, then all since one, each one undo step; undone with the notebook’s undo', async ({
+  test('one edit, then all since one, each one undo step; undone with the notebook’s undo @rule', async ({
     jupyter,
     human,
     agent
@@ -221,7 +221,7 @@ test.describe('reverting agent edits', () => {
     await expect(call).toContainText('reverted');
   });
 
-  test('a cell the person changed since is not overwritten; the entry says why', async ({
+  test('a cell the person changed since is not overwritten; the entry says why @rule', async ({
     jupyter,
     human,
     agent
@@ -262,7 +262,7 @@ test.describe('reverting agent edits', () => {
     expect((await human.cellSources())[2]).toBe("print('agent')  # mine");
   });
 
-  test('after a save and a reload, with no agent call, an agent insert is reverted', async ({
+  test('after a save and a reload, with no agent call, an agent insert is reverted @backend', async ({
     jupyter,
     human,
     agent

@@ -50,17 +50,22 @@ import { type Agent } from '../agent';
 import { expect, test } from '../fixtures';
 import { type Human } from '../human';
 import { type JupyterApp } from '../jupyter';
+import { scaled } from '../reliability/figures';
 import { secondPerson } from '../second-person';
 
 const REVIEW_KEY = 'jupyterlite_webmcp_review';
 const CELLS = 10;
-/** Threads (each followed by one reply) per human, and per agent. */
-const HUMAN_THREADS = 50;
-const AGENT_THREADS = 25;
+/**
+ * Threads (each followed by one reply) per human, and per agent: the full
+ * counts with RELIABILITY_SCALE=full (`./scripts/reliability.sh`, which runs
+ * the rtc project too), a sample in the test command and CI.
+ */
+const HUMAN_THREADS = scaled(50, 16);
+const AGENT_THREADS = scaled(25, 8);
 /** An agent writes a thread as its person starts every PACE-th. */
 const PACE = HUMAN_THREADS / AGENT_THREADS;
-/** Threads in each group of status changes. */
-const GROUP = 12;
+/** Threads in each group of status changes (five groups). */
+const GROUP = scaled(12, 6);
 
 const TOOLS = [
   'jupyter_list_comments',

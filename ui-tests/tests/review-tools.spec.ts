@@ -183,7 +183,7 @@ function byId(listed: IList): Record<string, ISummary> {
 }
 
 test.describe('review comment tools', () => {
-  test('the 0.1.1 notebook reads exactly: every visible thread with its live anchor, never the hidden one', async ({
+  test('the 0.1.1 notebook reads exactly: every visible thread with its live anchor, never the hidden one @rule', async ({
     jupyter,
     human,
     agent
@@ -328,7 +328,7 @@ test.describe('review comment tools', () => {
     expect(JSON.stringify(file.metadata[REVIEW_KEY])).toContain(CANARIES[0]);
   });
 
-  test('anchor states are computed live as the human edits', async ({
+  test('anchor states are computed live as the human edits @rule', async ({
     jupyter,
     human,
     agent
@@ -380,7 +380,7 @@ test.describe('review comment tools', () => {
     expect(gone.context).toEqual({});
   });
 
-  test('threads the agent creates, answers, resolves and reopens are saved in the file', async ({
+  test('threads the agent creates, answers, resolves and reopens are saved in the file @backend', async ({
     jupyter,
     human,
     agent
@@ -525,7 +525,7 @@ test.describe('review comment tools', () => {
     });
   });
 
-  test('create refuses what it cannot anchor, hidden cells read as unknown ones', async ({
+  test('create refuses what it cannot anchor, hidden cells read as unknown ones @rule', async ({
     jupyter,
     human,
     agent
@@ -645,7 +645,7 @@ test.describe('review comment tools', () => {
     expect(listed.counts).toEqual({ openThreads: 3, totalThreads: 4 });
   });
 
-  test('read-only cells and notebooks refuse comment writes but can be read and focused', async ({
+  test('read-only cells and notebooks refuse comment writes but can be read and focused @rule', async ({
     jupyter,
     human,
     agent
@@ -716,7 +716,7 @@ test.describe('review comment tools', () => {
     ).toHaveLength(2);
   });
 
-  test('focus shows the thread’s code, and checks before anything moves', async ({
+  test('focus shows the thread’s code, and checks before anything moves @shell', async ({
     jupyter,
     human,
     agent
@@ -784,7 +784,7 @@ test.describe('review comment tools', () => {
     });
   });
 
-  test('current-cell scope, hidden threads leaving and joining the list, the message cap', async ({
+  test('current-cell scope, hidden threads leaving and joining the list, the message cap @rule', async ({
     jupyter,
     human,
     agent

@@ -74,7 +74,7 @@ async function clickLineStart(
 }
 
 test.describe('review threads, the human side', () => {
-  test('a person comments on selected text by keyboard; the agent replies; the person replies and resolves', async ({
+  test('a person comments on selected text by keyboard; the agent replies; the person replies and resolves @shell', async ({
     jupyter,
     human,
     agent
@@ -317,7 +317,7 @@ test.describe('review threads, the human side', () => {
     ).toBeDisabled();
   });
 
-  test('the notebook 0.1.1 annotated, in words: every thread, the hidden one said to be hidden', async ({
+  test('the notebook 0.1.1 annotated, in words: every thread, the hidden one said to be hidden @shell', async ({
     jupyter,
     human
   }) => {

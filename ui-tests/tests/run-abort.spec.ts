@@ -181,7 +181,7 @@ interface IRunResult {
 }
 
 test.describe('jupyter_run_cells: abort', () => {
-  test('an already-aborted signal: the tool is never called and nothing runs', async ({
+  test('an already-aborted signal: the tool is never called and nothing runs @rule', async ({
     jupyter,
     human,
     agent
@@ -219,7 +219,7 @@ test.describe('jupyter_run_cells: abort', () => {
     expect(await executeRequests(jupyter)).toBe(1);
   });
 
-  test('an abort while the agent’s own cell runs stops the call; ipykernel interrupts the cell', async ({
+  test('an abort while the agent’s own cell runs stops the call; ipykernel interrupts the cell @backend', async ({
     jupyter,
     human,
     agent
@@ -271,7 +271,7 @@ test.describe('jupyter_run_cells: abort', () => {
     expect(await executeRequests(jupyter)).toBe(2);
   });
 
-  test('a caller that cancels through the CDP WebMCP domain stops the call the same way', async ({
+  test('a caller that cancels through the CDP WebMCP domain stops the call the same way @backend', async ({
     jupyter,
     human,
     agent
@@ -320,7 +320,7 @@ test.describe('jupyter_run_cells: abort', () => {
    * (ipykernel); then the agent aborts. The human's cell must run to its end,
    * uninterrupted, and the agent's cell must never be sent.
    */
-  test('a call waiting behind the human’s running cell is withdrawn by an abort; the human’s cell is not interrupted', async ({
+  test('a call waiting behind the human’s running cell is withdrawn by an abort; the human’s cell is not interrupted @backend', async ({
     jupyter,
     human,
     agent
@@ -386,7 +386,7 @@ test.describe('jupyter_run_cells: abort', () => {
     });
     expect(await executeRequests(jupyter)).toBe(2);
   });
-  test('an abort after the last cell finished leaves the status the results give; one that skips a cell makes it aborted', async ({
+  test('an abort after the last cell finished leaves the status the results give; one that skips a cell makes it aborted @backend', async ({
     jupyter,
     human,
     agent

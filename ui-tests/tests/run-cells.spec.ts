@@ -84,7 +84,7 @@ const codePoints = (text: string) => [...text].length;
 const STOPPED = 'Not run: an earlier cell failed and stopOnError is true.';
 
 test.describe('jupyter_run_cells', () => {
-  test('a range with a failing cell: stopOnError stops there, false runs on', async ({
+  test('a range with a failing cell: stopOnError stops there, false runs on @backend', async ({
     jupyter,
     human,
     agent
@@ -202,7 +202,7 @@ test.describe('jupyter_run_cells', () => {
     expect(await executeRequests(jupyter)).toBe(6);
   });
 
-  test('markdown renders, raw and empty code cells are no-ops that never reach the kernel', async ({
+  test('markdown renders, raw and empty code cells are no-ops that never reach the kernel @rule', async ({
     jupyter,
     human,
     agent
@@ -238,7 +238,7 @@ test.describe('jupyter_run_cells', () => {
     expect(await jupyter.kernelMessages()).not.toContain('execute_request');
   });
 
-  test('selectors: refused before anything runs, ids in the given order, the active cell', async ({
+  test('selectors: refused before anything runs, ids in the given order, the active cell @rule', async ({
     jupyter,
     human,
     agent
@@ -345,7 +345,7 @@ test.describe('jupyter_run_cells', () => {
     expect(await executeRequests(jupyter)).toBe(3);
   });
 
-  test('an empty cellIds list is INVALID_ARGUMENT: it never runs nothing, nor the active cell', async ({
+  test('an empty cellIds list is INVALID_ARGUMENT: it never runs nothing, nor the active cell @rule', async ({
     jupyter,
     human,
     agent
@@ -370,7 +370,11 @@ test.describe('jupyter_run_cells', () => {
     expect((await jupyter.cellRuns())[1].executionCount).toBeNull();
   });
 
-  test('a range holds at most 100 cells', async ({ jupyter, human, agent }) => {
+  test('a range holds at most 100 cells @rule', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
     await jupyter.open();
     const cells = Array.from({ length: 101 }, (_, i) =>
       code(`c${i}`, `v = ${i}`)
@@ -399,7 +403,7 @@ test.describe('jupyter_run_cells', () => {
     expect((await jupyter.cellRuns())[0].executionCount).toBeNull();
   });
 
-  test('with no kernel: code cells are KERNEL_UNAVAILABLE, markdown still renders', async ({
+  test('with no kernel: code cells are KERNEL_UNAVAILABLE, markdown still renders @backend', async ({
     jupyter,
     human,
     agent
@@ -438,7 +442,7 @@ test.describe('jupyter_run_cells', () => {
     expect(await jupyter.kernel()).toBeNull();
   });
 
-  test('with no kernel: an empty code cell is a code cell, KERNEL_UNAVAILABLE too', async ({
+  test('with no kernel: an empty code cell is a code cell, KERNEL_UNAVAILABLE too @rule', async ({
     jupyter,
     human,
     agent
@@ -473,7 +477,7 @@ test.describe('jupyter_run_cells', () => {
     expect(await jupyter.kernel()).toBeNull();
   });
 
-  test('targets the human deletes or makes read-only while earlier ones run are skipped', async ({
+  test('targets the human deletes or makes read-only while earlier ones run are skipped @rule', async ({
     jupyter,
     human,
     agent
@@ -532,7 +536,7 @@ test.describe('jupyter_run_cells', () => {
     expect(await executeRequests(jupyter)).toBe(2);
   });
 
-  test('a range target deleted mid-call reads as "" at -1; a notebook made read-only skips the rest', async ({
+  test('a range target deleted mid-call reads as "" at -1; a notebook made read-only skips the rest @rule', async ({
     jupyter,
     human,
     agent
@@ -653,7 +657,7 @@ test.describe('jupyter_run_cells and trust', () => {
       () => (window as unknown as { __ranScript?: boolean }).__ranScript
     );
 
-  test('an agent run never trusts the cell: its HTML renders sanitized, its script never runs', async ({
+  test('an agent run never trusts the cell: its HTML renders sanitized, its script never runs @rule', async ({
     jupyter,
     human,
     agent
@@ -674,7 +678,7 @@ test.describe('jupyter_run_cells and trust', () => {
     expect(await ranScript(jupyter)).toBeUndefined();
   });
 
-  test('an agent run leaves no trust behind: saved and reopened, the cell is still untrusted', async ({
+  test('an agent run leaves no trust behind: saved and reopened, the cell is still untrusted @backend', async ({
     jupyter,
     human,
     agent

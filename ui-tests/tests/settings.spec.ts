@@ -60,7 +60,7 @@ test.describe('settings', () => {
     }
   });
 
-  test('the Activity tab keeps as many calls as its history size', async ({
+  test('the Activity tab keeps as many calls as its history size @shell', async ({
     jupyter,
     human,
     agent

@@ -36,7 +36,7 @@ test.describe('jupyter_list_workspace', () => {
     await jupyter.addFixture('empty.ipynb', 'alpha/deep/two.ipynb');
   });
 
-  test('lists names, types, sizes and times, directories first, never contents', async ({
+  test('lists names, types, sizes and times, directories first, never contents @backend', async ({
     jupyter,
     agent
   }) => {
@@ -60,7 +60,7 @@ test.describe('jupyter_list_workspace', () => {
     expect(result.text).not.toContain('a secret line');
   });
 
-  test('walks breadth-first, with one limit across the whole walk', async ({
+  test('walks breadth-first, with one limit across the whole walk @backend', async ({
     jupyter,
     agent
   }) => {
@@ -94,7 +94,7 @@ test.describe('jupyter_list_workspace', () => {
     expect(capped.omittedCount).toBe(3);
   });
 
-  test('the root of the workspace is the default path', async ({
+  test('the root of the workspace is the default path @backend', async ({
     jupyter,
     agent
   }) => {
@@ -104,7 +104,7 @@ test.describe('jupyter_list_workspace', () => {
     expect(listing.entries.map(entry => entry.path)).toContain(jupyter.dir);
   });
 
-  test('a missing directory, a file and bad paths are structured errors', async ({
+  test('a missing directory, a file and bad paths are structured errors @backend', async ({
     jupyter,
     agent
   }) => {
@@ -128,7 +128,7 @@ test.describe('jupyter_list_workspace', () => {
 
   // @server: JupyterLite reads its files in the browser, with no request to
   // count or fail
-  test('reads each notebook once, even for calls at once, and leaves out one it cannot read @server', async ({
+  test('reads each notebook once, even for calls at once, and leaves out one it cannot read @server @backend', async ({
     jupyter,
     agent
   }) => {
