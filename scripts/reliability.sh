@@ -7,8 +7,9 @@
 #   RELIABILITY_SCALE=ci ./scripts/reliability.sh   # the small counts CI runs
 #   RELIABILITY_SEED=123 ./scripts/reliability.sh   # replay a fast-check seed
 #
-# The same specs (ui-tests/tests/reliability-*.spec.ts) run at small counts
-# in the normal browser test run (scripts/test.sh, .ci/run).
+# The same specs (ui-tests/tests/reliability-*.spec.ts and review-rtc.spec.ts)
+# run at small counts in the normal browser test run (scripts/test.sh,
+# .ci/run). Each runs in the apps its tags name (docs/testing.md).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,8 +32,10 @@ if [ "${#args[@]}" -eq 0 ]; then
 fi
 
 started=$(date +%s)
+# review-rtc.spec.ts: the review threads under collaboration, whose thread
+# counts follow RELIABILITY_SCALE too (a sample in the test command)
 npx playwright test -c ui-tests/playwright.config.ts "${args[@]}" \
-  ui-tests/tests/reliability- 2>&1 | tee "$out/run.log"
+  ui-tests/tests/reliability- ui-tests/tests/review-rtc 2>&1 | tee "$out/run.log"
 status=${PIPESTATUS[0]}
 elapsed=$(($(date +%s) - started))
 
