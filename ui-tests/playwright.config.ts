@@ -227,7 +227,11 @@ function project(
 export default defineConfig<IAppOptions>({
   testDir: './tests',
   outputDir: './test-results',
-  fullyParallel: false,
+  // every test is independent (its own browser context, directory and
+  // workspace), so the two workers share out tests, not whole files: a long
+  // file no longer leaves one worker idle at the end (the bridge suite, whose
+  // tests share one Chromium, is serial by itself)
+  fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
   // two browsers beside the servers and kernels keep 2 cores busy (a third
