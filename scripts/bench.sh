@@ -8,7 +8,10 @@
 # notebook's own Run All, on the same kernel: .bench/run-results.md. And
 # (review.bench.ts) jupyter_list_comments and jupyter_get_comment with 500
 # review threads on 5,000 cells against 5 threads on 50 cells:
-# .bench/review-results.md. Run one with e.g. `./scripts/bench.sh run.bench.ts`. Informational: it fails only
+# .bench/review-results.md. And (load.bench.ts) the page's load time with and
+# without the extension, and from the app's restored to the last tool
+# registered, in JupyterLab, Notebook 7 and JupyterLite: .bench/load-results.md.
+# Run one with e.g. `./scripts/bench.sh run.bench.ts`. Informational: it fails only
 # when the run itself breaks, never on a timing. See docs/benchmarks.md.
 #
 # First it prints the size of the built labextension (every file gzipped

@@ -43,6 +43,14 @@ lite
     contents live in the browser, so nothing is seeded: the tests create their
     files through the app's contents manager.
 
+``UI_TESTS_WITHOUT_EXTENSION=1`` starts the same app without this
+extension, for the load benchmark (``ui-tests/bench/load.bench.ts``): lab and
+notebook link every other labextension but not this one (neither the
+checkout's build nor a copy installed in the environment); lite serves
+``$TMPDIR/jlwebmcp-ui-lite-site-without``, the chosen site's files linked
+into a folder whose ``jupyter-lite.json`` no longer lists the extension among
+its ``federated_extensions``, so the page never fetches it.
+
 A server's output goes to ``ui-tests/.servers/{kind}.log`` (overwritten by the
 next run; the end of it is printed if the server stops on its own). Set
 ``UI_TESTS_SERVER_LOGS=1`` to see it live, ``UI_TESTS_KEEP_SERVER_DIRS=1`` to
@@ -79,6 +87,9 @@ RTC_SERVER_EXTENSIONS = ("jupyter_server_ydoc", "jupyter_server_fileid")
 #: its labextensions: without the server extension they would try to join
 #: rooms that do not exist, so they are linked only for lab-rtc
 RTC_LABEXTENSIONS = ("@jupyter/docprovider-extension", "@jupyter/collaboration-extension")
+
+#: the shadow Lite site without this extension (UI_TESTS_WITHOUT_EXTENSION)
+SITE_WITHOUT = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site-without"
 
 #: user settings written into the isolated settings dir: no news or update
 #: toasts popping over the notebook while the tests run
@@ -129,6 +140,11 @@ def is_lite_only(package: dict) -> bool:
     )
 
 
+def without_extension() -> bool:
+    """Whether to start the app without this extension (the load benchmark's baseline)."""
+    return bool(os.environ.get("UI_TESTS_WITHOUT_EXTENSION"))
+
+
 def curate_labextensions(target: Path, rtc: bool) -> list[str]:
     """Link the labextensions the server should load into ``target``.
 
@@ -142,6 +158,7 @@ def curate_labextensions(target: Path, rtc: bool) -> list[str]:
 
     target.mkdir()
     linked: list[str] = []
+    skipped = {EXTENSION_NAME} if without_extension() else set()
 
     def link(name: str, source: Path) -> None:
         dest = target / name
@@ -151,7 +168,9 @@ def curate_labextensions(target: Path, rtc: bool) -> list[str]:
         dest.symlink_to(source.resolve(), target_is_directory=True)
         linked.append(name)
 
-    if (LABEXTENSION / "package.json").is_file():
+    if skipped:
+        log(f"without {EXTENSION_NAME} (UI_TESTS_WITHOUT_EXTENSION)")
+    elif (LABEXTENSION / "package.json").is_file():
         link(EXTENSION_NAME, LABEXTENSION)
     else:
         log(f"warning: {LABEXTENSION} is not built (run `npm run build`); the app runs without it")
@@ -162,7 +181,12 @@ def curate_labextensions(target: Path, rtc: bool) -> list[str]:
             except (OSError, ValueError):
                 continue
             name = package.get("name")
-            if name and not is_lite_only(package) and (rtc or name not in RTC_LABEXTENSIONS):
+            if (
+                name
+                and name not in skipped
+                and not is_lite_only(package)
+                and (rtc or name not in RTC_LABEXTENSIONS)
+            ):
                 link(name, pkg_json.parent)
     return linked
 
@@ -357,6 +381,28 @@ def choose_lite_site() -> tuple[Path | None, str]:
     return None, lite_site_problem(DEFAULT_SITE) or ""
 
 
+def site_without_extension(site: Path) -> Path:
+    """A copy of ``site`` that does not load this extension, made of links.
+
+    Every top-level entry of the site is a symbolic link to the original
+    except ``jupyter-lite.json``, rewritten without this extension in its
+    ``federated_extensions``: the same app, which never fetches our files.
+    """
+    if SITE_WITHOUT.exists():
+        shutil.rmtree(SITE_WITHOUT)
+    SITE_WITHOUT.mkdir()
+    for entry in site.iterdir():
+        if entry.name != "jupyter-lite.json":
+            (SITE_WITHOUT / entry.name).symlink_to(entry.resolve())
+    config = json.loads((site / "jupyter-lite.json").read_text(encoding="utf-8"))
+    data = config.get("jupyter-config-data", {})
+    data["federated_extensions"] = [
+        ext for ext in data.get("federated_extensions", []) if ext.get("name") != EXTENSION_NAME
+    ]
+    (SITE_WITHOUT / "jupyter-lite.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return SITE_WITHOUT
+
+
 def start_lite(port: int) -> int:
     site, reason = choose_lite_site()
     if site is None:
@@ -378,6 +424,9 @@ def start_lite(port: int) -> int:
             "package (`pip install -e .` or `jupyter labextension develop --overwrite .`)"
         )
         return 3
+    if without_extension():
+        site = site_without_extension(site)
+        log(f"without {EXTENSION_NAME} (UI_TESTS_WITHOUT_EXTENSION)")
     cmd = [sys.executable, str(DEMO / "serve.py"), "--port", str(port), "--dir", str(site)]
     log(f"lite on http://127.0.0.1:{port}/ serving {site} (log: {log_path('lite')})")
     return run_until_stopped(cmd, None, None, log_path("lite"))

@@ -1,0 +1,293 @@
+/**
+ * What the extension costs a page load, in JupyterLab, Notebook 7 and
+ * JupyterLite: (a) the time from the app's `restored` to the last of our
+ * tools registered on `document.modelContext`, and (b) the page's load time
+ * (navigation start to `restored`) with the extension and without it, the
+ * same app started by ui-tests/servers/start.py with
+ * UI_TESTS_WITHOUT_EXTENSION=1 (lab and notebook link every labextension but
+ * this one; lite serves the same site with it left out of
+ * `federated_extensions`).
+ *
+ * Each load is a fresh browser context (empty HTTP cache, no service
+ * worker), so every load downloads the extension; loads with and without
+ * alternate, BENCH_LOADS (default 10) of each per app. BENCH_LOAD_APPS
+ * (default "lab,notebook,lite") picks the apps; lite serves the site
+ * start.py chooses (UI_TESTS_LITE_REBUILD=1 rebuilds it with this checkout's
+ * build first). Prints medians and ratios to .bench/load-results.md;
+ * informational only: nothing fails on a timing.
+ *
+ *   ./scripts/bench.sh load.bench.ts
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { type Browser, test } from '@playwright/test';
+
+import { IMPLEMENTED } from '../implemented';
+import { median } from './stats';
+
+const UI_TESTS = path.resolve(__dirname, '..');
+const REPO = path.resolve(UI_TESTS, '..');
+const RESULTS = path.join(REPO, '.bench', 'load-results.md');
+
+const LOADS = Number(process.env.BENCH_LOADS ?? 10);
+type App = 'lab' | 'notebook' | 'lite';
+const APPS = (process.env.BENCH_LOAD_APPS ?? 'lab,notebook,lite')
+  .split(',')
+  .filter((app): app is App => ['lab', 'notebook', 'lite'].includes(app));
+
+const PYTHON =
+  process.env.UI_TESTS_PYTHON ??
+  [path.join(REPO, '.venv', 'bin', 'python')].find(p => fs.existsSync(p)) ??
+  'python3';
+
+/** The page each app opens on, and the URL that answers once it is up. */
+const PAGES: Record<App, { page: string; ready: string }> = {
+  lab: { page: '/lab', ready: '/api' },
+  notebook: { page: '/tree', ready: '/api' },
+  lite: { page: '/lab/index.html', ready: '/lab/index.html' }
+};
+
+/** The same app, with the extension or without it. */
+type Variant = 'with' | 'without';
+
+interface IServer {
+  url: string;
+  child: ChildProcess;
+}
+
+function freePort(): number {
+  const script = `
+    const s = require('net').createServer();
+    s.listen(0, '127.0.0.1', () => {
+      process.stdout.write(String(s.address().port));
+      s.close();
+    });`;
+  return Number(
+    execFileSync(process.execPath, ['-e', script], { encoding: 'utf-8' })
+  );
+}
+
+/** Start one app server with start.py and wait until it answers. */
+async function startServer(app: App, variant: Variant): Promise<IServer> {
+  const port = freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (variant === 'without') {
+    env.UI_TESTS_WITHOUT_EXTENSION = '1';
+    // the site the 'with' server chose (or just rebuilt) is up to date now
+    delete env.UI_TESTS_LITE_REBUILD;
+  } else {
+    delete env.UI_TESTS_WITHOUT_EXTENSION;
+  }
+  const child = spawn(PYTHON, ['servers/start.py', app, String(port)], {
+    cwd: UI_TESTS,
+    env,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'inherit']
+  });
+  const url = `http://127.0.0.1:${port}`;
+  // a Lite site rebuild takes a minute or two on 2 cores
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`start.py ${app} exited with code ${child.exitCode}`);
+    }
+    try {
+      const response = await fetch(url + PAGES[app].ready);
+      if (response.ok) {
+        return { url, child };
+      }
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`start.py ${app} did not answer at ${url}`);
+    }
+    await new Promise(resolve => setTimeout(resolve, 500));
+  }
+}
+
+/** Stop a server started here: SIGTERM to its process group, then wait. */
+async function stopServer(server: IServer): Promise<void> {
+  if (server.child.exitCode !== null || server.child.pid === undefined) {
+    return;
+  }
+  const exited = new Promise(resolve => server.child.once('exit', resolve));
+  process.kill(-server.child.pid, 'SIGTERM');
+  await Promise.race([
+    exited,
+    new Promise(resolve => setTimeout(resolve, 15_000))
+  ]);
+}
+
+/** What one load measured, in milliseconds since navigation start. */
+interface ILoad {
+  restored: number;
+  /** When the last of our tools' registrations settled (with only). */
+  lastTool: number | null;
+  /** Bytes the page received for the extension's files (with only). */
+  extensionBytes: number;
+}
+
+/**
+ * Runs before the page's scripts: notes when `window.jupyterapp` (exposed
+ * by every app here) is restored, and when each `registerTool` call on
+ * `document.modelContext` settles.
+ */
+function instrument(): void {
+  const bench = {
+    restored: undefined as number | undefined,
+    registered: [] as { name: string; at: number }[]
+  };
+  (window as unknown as { __loadBench: typeof bench }).__loadBench = bench;
+  let app: { restored: Promise<void> } | undefined;
+  Object.defineProperty(window, 'jupyterapp', {
+    configurable: true,
+    get: () => app,
+    set: value => {
+      app = value;
+      void value.restored.then(() => {
+        bench.restored = performance.now();
+      });
+    }
+  });
+  const context = (
+    document as unknown as {
+      modelContext?: {
+        registerTool(tool: { name: string }, options?: unknown): unknown;
+      };
+    }
+  ).modelContext;
+  if (context && typeof context.registerTool === 'function') {
+    const register = context.registerTool.bind(context);
+    context.registerTool = (tool, options) => {
+      const handle = register(tool, options);
+      const done = () =>
+        bench.registered.push({ name: tool.name, at: performance.now() });
+      Promise.resolve(handle).then(done, done);
+      return handle;
+    };
+  }
+}
+
+async function loadOnce(
+  browser: Browser,
+  url: string,
+  variant: Variant
+): Promise<ILoad> {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(instrument);
+    await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
+    await page.waitForFunction(
+      expected => {
+        const bench = (
+          window as unknown as {
+            __loadBench?: {
+              restored?: number;
+              registered: { name: string }[];
+            };
+          }
+        ).__loadBench;
+        if (bench?.restored === undefined) {
+          return false;
+        }
+        const names = new Set(bench.registered.map(entry => entry.name));
+        return expected.every(name => names.has(name));
+      },
+      variant === 'with' ? IMPLEMENTED : [],
+      { timeout: 120_000, polling: 20 }
+    );
+    return await page.evaluate(tools => {
+      const bench = (
+        window as unknown as {
+          __loadBench: {
+            restored: number;
+            registered: { name: string; at: number }[];
+          };
+        }
+      ).__loadBench;
+      const ours = bench.registered.filter(entry => tools.includes(entry.name));
+      const bytes = performance
+        .getEntriesByType('resource')
+        .filter(entry => /\/jupyterlite-webmcp\//.test(entry.name))
+        .reduce(
+          (sum, entry) =>
+            sum + (entry as PerformanceResourceTiming).encodedBodySize,
+          0
+        );
+      return {
+        restored: bench.restored,
+        lastTool: ours.length ? Math.max(...ours.map(entry => entry.at)) : null,
+        extensionBytes: bytes
+      };
+    }, IMPLEMENTED as string[]);
+  } finally {
+    await context.close();
+  }
+}
+
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+
+test('page load with and without the extension', async ({ browser }) => {
+  test.setTimeout(60 * 60_000);
+  const rows: string[] = [];
+  for (const app of APPS) {
+    const servers: Partial<Record<Variant, IServer>> = {};
+    try {
+      servers.with = await startServer(app, 'with');
+      servers.without = await startServer(app, 'without');
+      const loads: Record<Variant, ILoad[]> = { with: [], without: [] };
+      // one load of each first, not counted: the servers' own first answers
+      for (const variant of ['with', 'without'] as const) {
+        await loadOnce(
+          browser,
+          servers[variant]!.url + PAGES[app].page,
+          variant
+        );
+      }
+      for (let i = 0; i < LOADS; i++) {
+        for (const variant of ['with', 'without'] as const) {
+          loads[variant].push(
+            await loadOnce(
+              browser,
+              servers[variant]!.url + PAGES[app].page,
+              variant
+            )
+          );
+        }
+      }
+      const withLoad = median(loads.with.map(load => load.restored));
+      const withoutLoad = median(loads.without.map(load => load.restored));
+      const toTools = median(
+        loads.with.map(load => (load.lastTool ?? NaN) - load.restored)
+      );
+      const tools = median(loads.with.map(load => load.lastTool ?? NaN));
+      const bytes = median(loads.with.map(load => load.extensionBytes));
+      rows.push(
+        `| ${app} | ${ms(withoutLoad)} | ${ms(withLoad)} | ` +
+          `${(withLoad / withoutLoad).toFixed(3)} | ${ms(tools)} | ` +
+          `${ms(toTools)} | ${(bytes / 1000).toFixed(1)} KB |`
+      );
+      console.log(rows[rows.length - 1]);
+    } finally {
+      for (const server of Object.values(servers)) {
+        await stopServer(server);
+      }
+    }
+  }
+  const report = [
+    `Page load, median of ${LOADS} loads each (fresh browser context per load,`,
+    'with and without alternating); times from navigation start.',
+    '',
+    '| app | load without | load with | ratio | last tool registered | restored → last tool | extension bytes fetched |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    ''
+  ].join('\n');
+  fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+  fs.writeFileSync(RESULTS, report);
+  console.log(`\n${report}\nWritten to ${path.relative(REPO, RESULTS)}.`);
+});
