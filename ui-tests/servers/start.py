@@ -51,8 +51,9 @@ checkout's build nor a copy installed in the environment); lite serves
 into a folder whose ``jupyter-lite.json`` no longer lists the extension among
 its ``federated_extensions``, so the page never fetches it.
 
-A server's output goes to ``ui-tests/.servers/{kind}.log`` (overwritten by the
-next run; the end of it is printed if the server stops on its own). Set
+A server's output goes to ``ui-tests/.servers/{kind}.log``
+(``{kind}-without.log`` without the extension; overwritten by the next run;
+the end of it is printed if the server stops on its own). Set
 ``UI_TESTS_SERVER_LOGS=1`` to see it live, ``UI_TESTS_KEEP_SERVER_DIRS=1`` to
 keep the temporary directory (its path is printed) for debugging.
 """
@@ -102,7 +103,8 @@ SETTINGS = {
 
 def log_path(kind: str) -> Path:
     """Where a server's output goes (git-ignored, overwritten by the next run)."""
-    return UI_TESTS / ".servers" / f"{kind}.log"
+    suffix = "-without" if os.environ.get("UI_TESTS_WITHOUT_EXTENSION") else ""
+    return UI_TESTS / ".servers" / f"{kind}{suffix}.log"
 
 
 def log(msg: str) -> None:
