@@ -38,12 +38,16 @@ if [ "${1:-}" = "--size" ]; then
 fi
 echo
 
-if [ ! -f .venv/bin/activate ]; then
-  echo "No .venv: run ./scripts/setup.sh first." >&2
-  exit 1
+# UI_TESTS_PYTHON names another checkout's venv (a git worktree has none of
+# its own); the servers are started with that Python
+if [ -z "${UI_TESTS_PYTHON:-}" ]; then
+  if [ ! -f .venv/bin/activate ]; then
+    echo "No .venv: run ./scripts/setup.sh first (or set UI_TESTS_PYTHON)." >&2
+    exit 1
+  fi
+  # shellcheck disable=SC1091
+  . .venv/bin/activate
 fi
-# shellcheck disable=SC1091
-. .venv/bin/activate
 
 if [ ! -x "${UI_TESTS_CHROMIUM:-/usr/bin/chromium}" ]; then
   echo "No Chromium at ${UI_TESTS_CHROMIUM:-/usr/bin/chromium} (apt-get install chromium)." >&2

@@ -205,7 +205,7 @@ function boundedDelete(edit: IAgentEdit): IAgentEdit {
   if (
     edit.kind !== 'delete' ||
     !edit.cell ||
-    jsonBytes(edit) <= MAX_AGENT_EDITS_BYTES / 2
+    bytesOf(edit) <= MAX_AGENT_EDITS_BYTES / 2
   ) {
     return edit;
   }
@@ -219,6 +219,42 @@ function boundedDelete(edit: IAgentEdit): IAgentEdit {
 }
 
 /**
+ * The UTF-8 bytes of an entry's JSON, measured once per entry object: the
+ * journal's entries are kept (see `readStored`) and never changed, so an
+ * agent's call measures only the entry it adds, not the whole journal.
+ */
+const entryBytes = new WeakMap<IAgentEdit, number>();
+
+function bytesOf(edit: IAgentEdit): number {
+  let bytes = entryBytes.get(edit);
+  if (bytes === undefined) {
+    bytes = jsonBytes(edit);
+    entryBytes.set(edit, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * The newest entries of `edits` that fit the bounds: at most
+ * MAX_AGENT_EDITS, and their JSON array within MAX_AGENT_EDITS_BYTES (the
+ * array's JSON is its entries' JSON, a comma between two, in brackets).
+ */
+function newestWithinBounds(edits: readonly IAgentEdit[]): IAgentEdit[] {
+  let start = edits.length;
+  let size = 2;
+  while (start > 0 && edits.length - start < MAX_AGENT_EDITS) {
+    const next =
+      size + bytesOf(edits[start - 1]) + (start < edits.length ? 1 : 0);
+    if (next > MAX_AGENT_EDITS_BYTES) {
+      break;
+    }
+    size = next;
+    start--;
+  }
+  return edits.slice(start);
+}
+
+/**
  * The journal with `edit` added, bounded: the newest MAX_AGENT_EDITS entries
  * whose JSON fits MAX_AGENT_EDITS_BYTES. An entry that cannot fit even alone
  * (a huge source) is not kept.
@@ -227,13 +263,7 @@ export function withEdit(
   edits: readonly IAgentEdit[],
   edit: IAgentEdit
 ): IAgentEdit[] {
-  const next = [...edits, boundedDelete(edit)].slice(-MAX_AGENT_EDITS);
-  let size = jsonBytes(next);
-  while (next.length > 0 && size > MAX_AGENT_EDITS_BYTES) {
-    const dropped = next.shift()!;
-    size -= jsonBytes(dropped) + 1;
-  }
-  return next;
+  return newestWithinBounds([...edits, boundedDelete(edit)]);
 }
 
 /**
@@ -242,22 +272,56 @@ export function withEdit(
  */
 export const DEFEND_EDIT_MS = 60_000;
 
+/** A notebook's journal and when its edits were last forgotten (or null). */
+interface IStored {
+  edits: readonly IAgentEdit[];
+  forgotten: string | null;
+}
+
+/**
+ * The journal of each notebook as last read or written by this page, until
+ * its metadata value changes otherwise: an agent's call adds its entry
+ * without reading (copying and checking) the whole value again, up to
+ * MAX_AGENT_EDITS_BYTES.
+ */
+const stored = new WeakMap<ISharedNotebook, IStored>();
+
+/** The notebook whose journal this page is writing right now. */
+let storing: ISharedNotebook | null = null;
+
+/** Forget what is kept of a notebook's journal when its value changes. */
+function followJournal(model: ISharedNotebook): void {
+  model.metadataChanged.connect((_, change: { key?: string }) => {
+    if (change.key === EDITS_METADATA_KEY && storing !== model) {
+      stored.delete(model);
+    }
+  });
+}
+const followed = new WeakSet<ISharedNotebook>();
+
 /**
  * A notebook's journal and when its edits were last forgotten (or null),
- * from one read of the metadata value (up to MAX_AGENT_EDITS_BYTES).
+ * from one read of the metadata value (up to MAX_AGENT_EDITS_BYTES), kept
+ * until the value changes.
  */
-function readStored(model: ISharedNotebook): {
-  edits: IAgentEdit[];
-  forgotten: string | null;
-} {
-  const value = model.getMetadata(EDITS_METADATA_KEY);
-  return {
-    edits: readJournal(value),
-    forgotten:
-      isObject(value) && typeof value.forgottenAt === 'string'
-        ? value.forgottenAt
-        : null
-  };
+function readStored(model: ISharedNotebook): IStored {
+  let kept = stored.get(model);
+  if (!kept) {
+    if (!followed.has(model)) {
+      followed.add(model);
+      followJournal(model);
+    }
+    const value = model.getMetadata(EDITS_METADATA_KEY);
+    kept = {
+      edits: readJournal(value),
+      forgotten:
+        isObject(value) && typeof value.forgottenAt === 'string'
+          ? value.forgottenAt
+          : null
+    };
+    stored.set(model, kept);
+  }
+  return kept;
 }
 
 /**
@@ -273,7 +337,26 @@ function storeJournal(
   if (forgotten !== null) {
     value.forgottenAt = forgotten;
   }
-  model.setMetadata(EDITS_METADATA_KEY, value as unknown as PartialJSONObject);
+  if (!followed.has(model)) {
+    followed.add(model);
+    followJournal(model);
+  }
+  // what this page writes is what it reads next (the entries are valid and
+  // distinct: they come from readJournal or from this page)
+  stored.set(model, { edits, forgotten });
+  const outer = storing;
+  storing = model;
+  try {
+    model.setMetadata(
+      EDITS_METADATA_KEY,
+      value as unknown as PartialJSONObject
+    );
+  } catch (error) {
+    stored.delete(model);
+    throw error;
+  } finally {
+    storing = outer;
+  }
 }
 
 interface IDefended {
@@ -326,18 +409,22 @@ function defend(model: ISharedNotebook, entry: IAgentEdit): void {
 
 /** Add back `own` entries missing from the stored journal, if they fit. */
 function restoreMissing(model: ISharedNotebook, own: IAgentEdit[]): void {
-  const { edits: stored, forgotten } = readStored(model);
-  const ids = new Set(stored.map(edit => edit.id));
+  const { edits: current, forgotten } = readStored(model);
+  const ids = new Set(current.map(edit => edit.id));
   const missing = own.filter(
     edit => !ids.has(edit.id) && (forgotten === null || edit.at > forgotten)
   );
   if (missing.length === 0) {
     return;
   }
-  const merged = [...stored, ...missing]
-    .map((edit, order) => ({ edit, order }))
-    .sort((a, b) => a.edit.at.localeCompare(b.edit.at) || a.order - b.order)
-    .reduce<IAgentEdit[]>((edits, { edit }) => withEdit(edits, edit), []);
+  // Adding the entries one by one in time order (withEdit each time) keeps
+  // the newest that fit: the same as bounding the whole sorted list once.
+  const merged = newestWithinBounds(
+    [...current, ...missing]
+      .map((edit, order) => ({ edit, order }))
+      .sort((a, b) => a.edit.at.localeCompare(b.edit.at) || a.order - b.order)
+      .map(({ edit }) => boundedDelete(edit))
+  );
   const kept = new Set(merged.map(edit => edit.id));
   if (missing.some(edit => kept.has(edit.id))) {
     storeJournal(model, merged, forgotten);

@@ -218,6 +218,43 @@ function deletedWithOutput(
   return kept;
 }
 
+describe('the journal in a burst of agent edits', () => {
+  it(`keeps the newest ${MAX_AGENT_EDITS} of a burst longer than that, and puts none of the older back`, () => {
+    const model = notebook('x');
+    // one edit a millisecond, as calls come (each takes longer than that)
+    const start = Date.now();
+    jest.useFakeTimers();
+    try {
+      for (let i = 0; i < MAX_AGENT_EDITS + 15; i++) {
+        jest.setSystemTime(start + i);
+        agent.update(model, 'x', `x = ${i}`);
+      }
+    } finally {
+      jest.useRealTimers();
+    }
+    const edits = agentEdits(model);
+    expect(edits).toHaveLength(MAX_AGENT_EDITS);
+    expect(edits[0].before).toBe('x = 14');
+    expect(edits[edits.length - 1].before).toBe(`x = ${MAX_AGENT_EDITS + 13}`);
+  });
+
+  it('reads a journal changed by something else (a hand edit) before adding to it', () => {
+    const model = notebook('x');
+    agent.update(model, 'x', 'x = 1');
+    const [first] = agentEdits(model);
+    // another browser's entry replaces this page's, as a concurrent write can
+    const other = { ...first, id: 'from-another-page', before: 'x = 0' };
+    model.setMetadata(EDITS_METADATA_KEY, { version: 1, edits: [other] });
+    agent.update(model, 'x', 'x = 2');
+    // kept, and this page's first entry put back beside it
+    const edits = agentEdits(model);
+    expect(edits.map(edit => edit.id).sort()).toEqual(
+      [first.id, other.id, edits[2].id].sort()
+    );
+    expect(edits).toHaveLength(3);
+  });
+});
+
 describe('the journal bound, in UTF-8 bytes', () => {
   const utf8 = (text: string) => new TextEncoder().encode(text).length;
   const bytes = (value: unknown) => utf8(JSON.stringify(value));

@@ -24,17 +24,25 @@ import {
   closeNotebook,
   createNotebook,
   measureCalls,
-  measureHumanEdit,
   measureUpdate,
   openNotebook,
   registerNoop,
   unregisterNoop,
   type ICall,
+  type IMeasured,
   type IOpened,
   type WindowingMode
 } from './page';
 import {
+  measureEditByHand,
+  measureInsertDelete,
+  measureInsertDeleteByHand,
+  registerByHand,
+  unregisterByHand
+} from './by-hand';
+import {
   EMPTY_TOOL,
+  byHandTable,
   GOAL_RATIO,
   isReference,
   latencyTable,
@@ -48,11 +56,44 @@ import {
 const REPO = path.resolve(__dirname, '..', '..');
 
 /**
- * The same edit made on the shared model directly: JupyterLab's own cost of
- * an edit at each size, the floor under jupyter_update_cell.
+ * The same change made on the shared model directly, the way a human's edit
+ * lands: through an empty tool of the benchmark (so timed exactly like the
+ * tools, the frame Chromium may render inside the call included), and its
+ * model call alone (see by-hand.ts).
  */
-const HUMAN_EDIT = 'reference: the same edit by the human (no tool)';
+const HUMAN_EDIT = 'reference: the same edit by hand, through an empty tool';
+const HUMAN_EDIT_SYNC = 'reference: the same edit by hand, model call alone';
 const UPDATE = 'jupyter_update_cell (hash from the last result)';
+const INSERT = 'jupyter_insert_cell (below the middle cell, not activated)';
+const HUMAN_INSERT =
+  'reference: the same insertion by hand, through an empty tool';
+const HUMAN_INSERT_SYNC =
+  'reference: the same insertion by hand, model call alone';
+const DELETE = 'jupyter_delete_cell (the inserted cell)';
+const HUMAN_DELETE =
+  'reference: the same deletion by hand, through an empty tool';
+const HUMAN_DELETE_SYNC =
+  'reference: the same deletion by hand, model call alone';
+const PAIRS = [
+  {
+    label: 'update',
+    tool: UPDATE,
+    byHand: HUMAN_EDIT,
+    byHandSync: HUMAN_EDIT_SYNC
+  },
+  {
+    label: 'insert',
+    tool: INSERT,
+    byHand: HUMAN_INSERT,
+    byHandSync: HUMAN_INSERT_SYNC
+  },
+  {
+    label: 'delete',
+    tool: DELETE,
+    byHand: HUMAN_DELETE,
+    byHandSync: HUMAN_DELETE_SYNC
+  }
+];
 
 const SIZES = (process.env.BENCH_SIZES ?? '50,1000,5000')
   .split(',')
@@ -78,6 +119,7 @@ test('cell tools: latency by notebook size', async ({ page, browser }) => {
   await page.goto(`/lab/workspaces/bench-${Date.now().toString(36)}`);
   const { version } = await configureApp(page, WINDOWING);
   await registerNoop(page);
+  await registerByHand(page);
 
   const samples: ISample[] = [];
   const openings: ({ size: number } & IOpened)[] = [];
@@ -144,19 +186,40 @@ test('cell tools: latency by notebook size', async ({ page, browser }) => {
         times: update.times,
         resultBytes: update.resultBytes
       });
-      const human = await measureHumanEdit(page, notebookPath, cellId);
-      samples.push({
-        scenario: HUMAN_EDIT,
-        notebookCells: size,
-        times: human.times,
-        resultBytes: human.resultBytes
-      });
+      const sample = (scenario: string, measured: IMeasured) =>
+        samples.push({
+          scenario,
+          notebookCells: size,
+          times: measured.times,
+          resultBytes: measured.resultBytes
+        });
+      const human = await measureEditByHand(page, notebookPath, cellId);
+      sample(HUMAN_EDIT, human.tool);
+      sample(HUMAN_EDIT_SYNC, human.sync);
+
+      const written = await measureInsertDelete(page, notebookPath, cellId);
+      sample(INSERT, written.insert);
+      sample(DELETE, written.delete);
+      expect(
+        (written.delete.last as { deletedCellId?: string } | null)
+          ?.deletedCellId
+      ).toBeTruthy();
+      const byHand = await measureInsertDeleteByHand(
+        page,
+        notebookPath,
+        cellId
+      );
+      sample(HUMAN_INSERT, byHand.insert.tool);
+      sample(HUMAN_INSERT_SYNC, byHand.insert.sync);
+      sample(HUMAN_DELETE, byHand.delete.tool);
+      sample(HUMAN_DELETE_SYNC, byHand.delete.sync);
 
       await closeNotebook(page, notebookPath);
     });
   }
 
   await unregisterNoop(page);
+  await unregisterByHand(page);
 
   const rows = summarize(samples);
   const scalings = scaling(rows, SIZES);
@@ -186,6 +249,15 @@ test('cell tools: latency by notebook size', async ({ page, browser }) => {
     'model, as a human or collaborator edit lands):',
     '',
     overheadTable(rows, SIZES, UPDATE, HUMAN_EDIT),
+    '',
+    '## Update, insert and delete against the same change made by hand',
+    '',
+    'The tool against the same change made directly on the shared model:',
+    'through an empty tool timed like the tools (the frame Chromium may',
+    'render inside the call included: the reference), and its model call',
+    'alone (what the change costs before anything is drawn):',
+    '',
+    byHandTable(rows, SIZES, PAIRS),
     '',
     `Notebooks (windowing mode ${WINDOWING}): ` +
       openings

@@ -198,3 +198,59 @@ export function overheadTable(
     })
   );
 }
+
+/** A tool scenario and the references of the same change made by hand. */
+export interface IByHandPair {
+  /** What is changed, e.g. `update`. */
+  label: string;
+  tool: string;
+  /** The change by hand, through the empty tool (the reference compared with). */
+  byHand: string;
+  /** The change by hand, its model call alone. */
+  byHandSync: string;
+}
+
+/**
+ * Per change and notebook size: the tool's median, the same change by
+ * hand through an empty tool and as its model call alone, and the ratios of
+ * the tool to each.
+ */
+export function byHandTable(
+  rows: IRow[],
+  sizes: number[],
+  pairs: IByHandPair[]
+): string {
+  const medianOf = (name: string, size: number) =>
+    rows.find(row => row.scenario === name && row.notebookCells === size)
+      ?.median;
+  const ratio = (a?: number, b?: number) =>
+    a === undefined || b === undefined ? 'n/a' : times(a / b);
+  const value = (v?: number) => (v === undefined ? 'n/a' : ms(v));
+  return table(
+    [
+      'change',
+      'notebook cells',
+      'tool median ms',
+      'by hand, through an empty tool, ms',
+      'tool / by hand (goal ≤ 1.5×)',
+      'by hand, model call alone, ms',
+      'tool / model call alone'
+    ],
+    pairs.flatMap(pair =>
+      sizes.map(size => {
+        const tool = medianOf(pair.tool, size);
+        const byHand = medianOf(pair.byHand, size);
+        const sync = medianOf(pair.byHandSync, size);
+        return [
+          pair.label,
+          count(size),
+          value(tool),
+          value(byHand),
+          ratio(tool, byHand),
+          value(sync),
+          ratio(tool, sync)
+        ];
+      })
+    )
+  );
+}

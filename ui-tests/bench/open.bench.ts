@@ -1,0 +1,222 @@
+/**
+ * Reads right after a notebook opens: `jupyter_open_notebook`, then at once
+ * a 20-cell `jupyter_get_cells` in the middle of the notebook and the empty
+ * tool, interleaved, each timed around `document.modelContext.executeTool`
+ * with a frame between calls (as between an agent's calls), while
+ * JupyterLab is still building and drawing the notebook's cells.
+ *
+ *   ./scripts/bench.sh -g "reads after open"
+ *   BENCH_OPEN_SIZES=50 BENCH_OPEN_ROUNDS=60 ./scripts/bench.sh -g "reads after open"
+ *
+ * Informational: it fails only when a call fails. Writes
+ * .bench/open-results-<windowing mode>.md; docs/benchmarks.md explains it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { expect, test } from '@playwright/test';
+
+import {
+  DIR,
+  NOOP,
+  configureApp,
+  createNotebook,
+  registerNoop,
+  type WindowingMode
+} from './page';
+import { median } from './stats';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const SIZES = (process.env.BENCH_OPEN_SIZES ?? '50,1000')
+  .split(',')
+  .map(Number);
+const ROUNDS = Number(process.env.BENCH_OPEN_ROUNDS ?? 60);
+const WINDOWING = (process.env.BENCH_WINDOWING ?? 'none') as WindowingMode;
+const RESULTS = path.join(REPO, '.bench', `open-results-${WINDOWING}.md`);
+
+/** One round after the open: both calls, when, and the notebook's state. */
+interface IRound {
+  /** Milliseconds since the open call answered. */
+  at: number;
+  read: number;
+  empty: number;
+  /** Cells not yet built by JupyterLab when the round started. */
+  placeholders: number;
+}
+
+interface IOpenRun {
+  openMs: number;
+  rounds: IRound[];
+}
+
+interface IRegisteredTool {
+  name: string;
+}
+interface IOpenContext {
+  getTools(): Promise<IRegisteredTool[]>;
+  executeTool(
+    tool: IRegisteredTool,
+    input: Record<string, unknown>
+  ): Promise<string | null>;
+}
+
+test('reads after open: jupyter_get_cells while the notebook is first drawn', async ({
+  page
+}) => {
+  await page.goto(`/lab/workspaces/open-${Date.now().toString(36)}`);
+  await configureApp(page, WINDOWING);
+  await registerNoop(page);
+  const lines: string[] = [];
+  const summary: string[][] = [];
+  for (const size of SIZES) {
+    const notebookPath = `${DIR}/open-${size}.ipynb`;
+    await createNotebook(page, notebookPath, size);
+    const run: IOpenRun = await page.evaluate(
+      async ([target, n, rounds, noop]) => {
+        const context = (document as unknown as { modelContext: IOpenContext })
+          .modelContext;
+        const tools = await context.getTools();
+        const find = (name: string) => {
+          const found = tools.find(t => t.name === name);
+          if (!found) {
+            throw new Error(`${name} is not registered`);
+          }
+          return found;
+        };
+        const check = (out: string | null) => {
+          const envelope = JSON.parse(out ?? '{}') as { isError?: boolean };
+          if (envelope.isError) {
+            throw new Error(`call failed: ${out}`);
+          }
+        };
+        const frame = () =>
+          new Promise<void>(resolve =>
+            requestAnimationFrame(() => setTimeout(resolve, 0))
+          );
+        const started = performance.now();
+        check(
+          await context.executeTool(find('jupyter_open_notebook'), {
+            path: target
+          })
+        );
+        const opened = performance.now();
+        const app = (
+          window as unknown as {
+            jupyterapp?: {
+              shell: { widgets(area: string): Iterable<unknown> };
+            };
+          }
+        ).jupyterapp;
+        const panel = [...(app?.shell.widgets('main') ?? [])].find(
+          widget =>
+            (widget as { context?: { path?: string } }).context?.path === target
+        ) as
+          { content: { widgets: { isPlaceholder(): boolean }[] } } | undefined;
+        const placeholders = () =>
+          panel
+            ? panel.content.widgets.filter(cell => cell.isPlaceholder()).length
+            : -1;
+        const read = find('jupyter_get_cells');
+        const empty = find(noop);
+        const startIndex = Math.max(0, Math.floor(n / 2) - 10);
+        const input = {
+          notebookPath: target,
+          startIndex,
+          endIndex: startIndex + 20
+        };
+        const timed = async (tool: IRegisteredTool, args: object) => {
+          await frame();
+          const start = performance.now();
+          const out = await context.executeTool(
+            tool,
+            args as Record<string, unknown>
+          );
+          const elapsed = performance.now() - start;
+          check(out);
+          return elapsed;
+        };
+        const result: IRound[] = [];
+        for (let i = 0; i < rounds; i++) {
+          const at = performance.now() - opened;
+          const building = placeholders();
+          const readMs = await timed(read, input);
+          const emptyMs = await timed(empty, {});
+          result.push({
+            at,
+            read: readMs,
+            empty: emptyMs,
+            placeholders: building
+          });
+        }
+        return { openMs: opened - started, rounds: result };
+      },
+      [notebookPath, size, ROUNDS, NOOP] as const
+    );
+    expect(run.rounds).toHaveLength(ROUNDS);
+    const ms = (values: number[]) =>
+      values.length ? median(values).toFixed(2) : 'n/a';
+    // the rounds that began while JupyterLab was still building cells,
+    // and those after the last cell was built
+    const building = run.rounds.filter(r => r.placeholders > 0);
+    const built = run.rounds.filter(r => r.placeholders === 0);
+    summary.push([
+      size.toLocaleString('en-US'),
+      (run.openMs / 1000).toFixed(1),
+      String(building.length),
+      ms(building.map(r => r.read)),
+      ms(building.map(r => r.empty)),
+      String(built.length),
+      ms(built.map(r => r.read)),
+      ms(built.map(r => r.empty)),
+      built.length ? `${(built[0].at / 1000).toFixed(1)} s` : 'not yet'
+    ]);
+    lines.push(
+      `### ${size.toLocaleString('en-US')} cells: every round`,
+      '',
+      '| ms after open | cells still to build | get_cells ms | empty tool ms |',
+      '| ---: | ---: | ---: | ---: |',
+      ...run.rounds.map(
+        r =>
+          `| ${r.at.toFixed(0)} | ${r.placeholders} | ${r.read.toFixed(1)} | ${r.empty.toFixed(1)} |`
+      ),
+      ''
+    );
+    await page.evaluate(async target => {
+      const app = (
+        window as unknown as {
+          jupyterapp?: { shell: { widgets(area: string): Iterable<unknown> } };
+        }
+      ).jupyterapp;
+      for (const widget of app?.shell.widgets('main') ?? []) {
+        const panel = widget as {
+          context?: { path?: string };
+          content: { model?: { dirty: boolean } };
+          sessionContext: { shutdown(): Promise<void> };
+          dispose(): void;
+        };
+        if (panel.context?.path === target) {
+          if (panel.content.model) {
+            panel.content.model.dirty = false;
+          }
+          await panel.sessionContext.shutdown();
+          panel.dispose();
+        }
+      }
+    }, notebookPath);
+  }
+  const report = [
+    '# Benchmark: reads right after a notebook opens',
+    '',
+    `${new Date().toISOString()}, windowing mode ${WINDOWING}, ${ROUNDS} rounds of one jupyter_get_cells (20 cells) and one empty tool after jupyter_open_notebook answered.`,
+    '',
+    '| notebook cells | open s | rounds while cells were being built | get_cells median ms | empty tool median ms | rounds after | get_cells median ms | empty tool median ms | every cell built after |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...summary.map(row => `| ${row.join(' | ')} |`),
+    '',
+    ...lines
+  ].join('\n');
+  fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+  fs.writeFileSync(RESULTS, report);
+  console.log(report.split('\n### ')[0]);
+  console.log(`Written to ${path.relative(REPO, RESULTS)}.`);
+});
