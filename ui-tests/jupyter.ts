@@ -362,6 +362,20 @@ export class JupyterApp {
     ] as const);
   }
 
+  /**
+   * Once the notebook has rendered all its cells: under windowing, the cells
+   * out of view are rendered one by one in idle time after it opens.
+   */
+  async cellsRendered(
+    docPath: string | null = null,
+    timeoutMs = 60_000
+  ): Promise<void> {
+    await this.page.evaluate(([p, t]) => window.uiTests.cellsRendered(p, t), [
+      docPath,
+      timeoutMs
+    ] as const);
+  }
+
   /** How a notebook is displayed: windowing mode, scroll position, active cell. */
   async notebookView(docPath: string | null = null): Promise<INotebookView> {
     return this.page.evaluate(p => window.uiTests.notebookView(p), docPath);

@@ -718,6 +718,16 @@ test.describe('Propose mode', () => {
       has: region
     });
     await expect(cell).toContainText('v = 150');
+    // A person clicks once the notebook stops jumping. Under full windowing
+    // JupyterLab (4.6, Notebook._runOnIdleTime) renders the cells out of view
+    // one by one in idle time after the notebook opens: it puts each in the
+    // window at its place, so while it is there every cell under it, this
+    // block too, sits one cell lower, then takes it out a frame after it is
+    // ready. On 2 loaded cores that goes on past the click (the block moved
+    // by 39 px and back every 0.1-3 s, scrollTop unchanged, its node the
+    // same), so Playwright's click found the button never stable and timed
+    // out. Nothing of ours moves it; the click waits for the last cell.
+    await jupyter.cellsRendered();
     await region.getByRole('button', { name: 'Accept' }).click();
     expect((await pending.settled()).result!.structured).toMatchObject({
       status: 'accepted',
