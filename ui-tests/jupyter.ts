@@ -363,17 +363,19 @@ export class JupyterApp {
   }
 
   /**
-   * Once the notebook has rendered all its cells: under windowing, the cells
-   * out of view are rendered one by one in idle time after it opens.
+   * Once the notebook has rendered its cells up to `through`: under
+   * windowing, the cells out of view are rendered one by one in idle time
+   * after it opens, from the first on.
    */
   async cellsRendered(
+    through: number,
     docPath: string | null = null,
-    timeoutMs = 60_000
+    timeoutMs = 120_000
   ): Promise<void> {
-    await this.page.evaluate(([p, t]) => window.uiTests.cellsRendered(p, t), [
-      docPath,
-      timeoutMs
-    ] as const);
+    await this.page.evaluate(
+      ([p, i, t]) => window.uiTests.cellsRendered(p, i, t),
+      [docPath, through, timeoutMs] as const
+    );
   }
 
   /** How a notebook is displayed: windowing mode, scroll position, active cell. */

@@ -164,10 +164,15 @@ export interface IPageHelpers {
    */
   scrollToCell(path: string | null, index: number): Promise<ICellView>;
   /**
-   * Resolves once the notebook has rendered every cell (none is left a
-   * placeholder for its windowing to render later), a frame after the last.
+   * Resolves once the notebook has rendered its cells up to `through` (none
+   * of them is left a placeholder for its windowing to render later), two
+   * frames after the last.
    */
-  cellsRendered(path: string | null, timeoutMs: number): Promise<void>;
+  cellsRendered(
+    path: string | null,
+    through: number,
+    timeoutMs: number
+  ): Promise<void>;
   /** How a notebook is displayed: windowing, scroll position, active cell. */
   notebookView(path: string | null): INotebookView;
   /** The main-area widgets and the current one. */
@@ -636,15 +641,17 @@ export function installPageHelpers(): void {
       );
       return cellView(path, index);
     },
-    async cellsRendered(path, timeoutMs) {
+    async cellsRendered(path, through, timeoutMs) {
       const notebook = panelOf(path).content;
       const left = () =>
-        notebook.widgets.filter(cell => cell.isPlaceholder()).length;
+        notebook.widgets
+          .slice(0, through + 1)
+          .filter(cell => cell.isPlaceholder()).length;
       await until(
-        'every cell to be rendered',
+        `cells 0-${through} to be rendered`,
         timeoutMs,
         () => (left() === 0 ? true : undefined),
-        () => `${left()} of ${notebook.widgets.length} cells not rendered`
+        () => `${left()} not rendered`
       );
       // full windowing takes the last one it rendered out of the page on the
       // next animation frame

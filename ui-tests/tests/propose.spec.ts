@@ -678,6 +678,8 @@ test.describe('Propose mode', () => {
     human,
     agent
   }) => {
+    // waits for JupyterLab to render 150 cells in idle time (see the click)
+    test.slow();
     if (jupyter.kind !== 'lite') {
       await jupyter.isolateSettings();
     }
@@ -725,9 +727,12 @@ test.describe('Propose mode', () => {
     // block too, sits one cell lower, then takes it out a frame after it is
     // ready. On 2 loaded cores that goes on past the click (the block moved
     // by 39 px and back every 0.1-3 s, scrollTop unchanged, its node the
-    // same), so Playwright's click found the button never stable and timed
-    // out. Nothing of ours moves it; the click waits for the last cell.
-    await jupyter.cellsRendered();
+    // same), so Playwright's click found the button not stable, or the
+    // reason field above it under the pointer, until it timed out. Nothing
+    // of ours moves it. The click waits until the cells above are rendered
+    // (those below go in under the block); on 2 loaded cores that can take
+    // JupyterLab 10-40 s, hence test.slow().
+    await jupyter.cellsRendered(150);
     await region.getByRole('button', { name: 'Accept' }).click();
     expect((await pending.settled()).result!.structured).toMatchObject({
       status: 'accepted',
