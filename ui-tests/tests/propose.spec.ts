@@ -730,9 +730,13 @@ test.describe('Propose mode', () => {
     // same), so Playwright's click found the button not stable, or the
     // reason field above it under the pointer, until it timed out. Nothing
     // of ours moves it. The click waits until the cells above are rendered
-    // (those below go in under the block); on 2 loaded cores that can take
-    // JupyterLab 10-40 s, hence test.slow().
-    await jupyter.cellsRendered(150);
+    // (those below go in under the block); on 2 loaded cores that took
+    // JupyterLab 10 s in lab and over 120 s in lite, hence test.slow().
+    await jupyter.cellsRendered(
+      150,
+      null,
+      jupyter.kind === 'lite' ? 300_000 : 100_000
+    );
     await region.getByRole('button', { name: 'Accept' }).click();
     expect((await pending.settled()).result!.structured).toMatchObject({
       status: 'accepted',
