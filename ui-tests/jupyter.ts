@@ -362,6 +362,22 @@ export class JupyterApp {
     ] as const);
   }
 
+  /**
+   * Once the notebook has rendered its cells up to `through`: under
+   * windowing, the cells out of view are rendered one by one in idle time
+   * after it opens, from the first on.
+   */
+  async cellsRendered(
+    through: number,
+    docPath: string | null = null,
+    timeoutMs = 120_000
+  ): Promise<void> {
+    await this.page.evaluate(
+      ([p, i, t]) => window.uiTests.cellsRendered(p, i, t),
+      [docPath, through, timeoutMs] as const
+    );
+  }
+
   /** How a notebook is displayed: windowing mode, scroll position, active cell. */
   async notebookView(docPath: string | null = null): Promise<INotebookView> {
     return this.page.evaluate(p => window.uiTests.notebookView(p), docPath);

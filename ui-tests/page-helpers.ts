@@ -163,6 +163,16 @@ export interface IPageHelpers {
    * waits for its widget to be ready, and reports what shows.
    */
   scrollToCell(path: string | null, index: number): Promise<ICellView>;
+  /**
+   * Resolves once the notebook has rendered its cells up to `through` (none
+   * of them is left a placeholder for its windowing to render later), two
+   * frames after the last.
+   */
+  cellsRendered(
+    path: string | null,
+    through: number,
+    timeoutMs: number
+  ): Promise<void>;
   /** How a notebook is displayed: windowing, scroll position, active cell. */
   notebookView(path: string | null): INotebookView;
   /** The main-area widgets and the current one. */
@@ -630,6 +640,24 @@ export function installPageHelpers(): void {
           : undefined
       );
       return cellView(path, index);
+    },
+    async cellsRendered(path, through, timeoutMs) {
+      const notebook = panelOf(path).content;
+      const left = () =>
+        notebook.widgets
+          .slice(0, through + 1)
+          .filter(cell => cell.isPlaceholder()).length;
+      await until(
+        `cells 0-${through} to be rendered`,
+        timeoutMs,
+        () => (left() === 0 ? true : undefined),
+        () => `${left()} not rendered`
+      );
+      // full windowing takes the last one it rendered out of the page on the
+      // next animation frame
+      for (let frame = 0; frame < 2; frame++) {
+        await new Promise(resolve => requestAnimationFrame(resolve));
+      }
     },
     notebookView(path) {
       const panel = panelOf(path);

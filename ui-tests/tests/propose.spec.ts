@@ -678,6 +678,8 @@ test.describe('Propose mode', () => {
     human,
     agent
   }) => {
+    // waits for JupyterLab to render 150 cells in idle time (see the click)
+    test.slow();
     if (jupyter.kind !== 'lite') {
       await jupyter.isolateSettings();
     }
@@ -718,6 +720,23 @@ test.describe('Propose mode', () => {
       has: region
     });
     await expect(cell).toContainText('v = 150');
+    // A person clicks once the notebook stops jumping. Under full windowing
+    // JupyterLab (4.6, Notebook._runOnIdleTime) renders the cells out of view
+    // one by one in idle time after the notebook opens: it puts each in the
+    // window at its place, so while it is there every cell under it, this
+    // block too, sits one cell lower, then takes it out a frame after it is
+    // ready. On 2 loaded cores that goes on past the click (the block moved
+    // by 39 px and back every 0.1-3 s, scrollTop unchanged, its node the
+    // same), so Playwright's click found the button not stable, or the
+    // reason field above it under the pointer, until it timed out. Nothing
+    // of ours moves it. The click waits until the cells above are rendered
+    // (those below go in under the block); on 2 loaded cores that took
+    // JupyterLab 10 s in lab and over 120 s in lite, hence test.slow().
+    await jupyter.cellsRendered(
+      150,
+      null,
+      jupyter.kind === 'lite' ? 300_000 : 100_000
+    );
     await region.getByRole('button', { name: 'Accept' }).click();
     expect((await pending.settled()).result!.structured).toMatchObject({
       status: 'accepted',
