@@ -5,7 +5,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+setup_start=$SECONDS
 ./scripts/setup.sh || { echo "Set-up failed."; echo "0 passed, 1 failed"; exit 1; }
+setup_seconds=$((SECONDS - setup_start))
 # shellcheck disable=SC1091
 . .venv/bin/activate
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
@@ -26,7 +28,7 @@ count() { # name passed failed
 
 # how long each step took, printed at the end (a CI log shows where the
 # time goes)
-timings=()
+timings=("$(printf '%6ss  %s' "$setup_seconds" "Set-up (venv, npm packages, build)")")
 step_name=''
 step_start=$SECONDS
 end_step() {
@@ -45,7 +47,9 @@ step "Lint (prettier, eslint, stylelint)"
 if npm run --silent lint:check; then count lint 1 0; else count lint 0 1; fi
 
 step "Unit tests (jest)"
-npx jest --ci --json --outputFile="$results/jest.json" >"$results/jest.log" 2>&1
+# two workers: the suites are independent, and on 2 cores jest's default
+# (one worker) took 73 s where two take 45 (a fresh clone, no jest cache)
+npx jest --ci --maxWorkers=2 --json --outputFile="$results/jest.json" >"$results/jest.log" 2>&1
 tail -n 8 "$results/jest.log"
 if [ -f "$results/jest.json" ]; then
   read -r jp jf < <(node -e 'const r=require(process.argv[1]);console.log(r.numPassedTests, r.numFailedTests + r.numRuntimeErrorTestSuites)' "$PWD/$results/jest.json")
