@@ -23,7 +23,14 @@ import type { JupyterFrontEnd } from '@jupyterlab/application';
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import type { Page } from '@playwright/test';
 
-import { REPS, WARMUPS, type IMeasured, type IRepetitions } from './page';
+import {
+  REPS,
+  WARMUPS,
+  type IBenchModelContext,
+  type IMeasured,
+  type IRegisteredTool,
+  type IRepetitions
+} from './page';
 
 /** The name of the benchmark's by-hand tool. */
 export const BY_HAND = 'bench_by_hand';
@@ -37,25 +44,6 @@ interface IByHandInput {
   index?: number;
 }
 
-interface IRegisteredTool {
-  name: string;
-}
-interface IByHandContext {
-  getTools(): Promise<IRegisteredTool[]>;
-  executeTool(
-    tool: IRegisteredTool,
-    input: Record<string, unknown>
-  ): Promise<string | null>;
-  registerTool(
-    tool: {
-      name: string;
-      description: string;
-      inputSchema: object;
-      execute(input: IByHandInput): Promise<unknown>;
-    },
-    options: { signal: AbortSignal }
-  ): Promise<void>;
-}
 interface IByHandWindow {
   jupyterapp?: JupyterFrontEnd;
   benchByHand?: AbortController;
@@ -70,8 +58,9 @@ interface IByHandWindow {
 export async function registerByHand(page: Page): Promise<void> {
   await page.evaluate(async name => {
     const win = window as unknown as IByHandWindow;
-    const context = (document as unknown as { modelContext: IByHandContext })
-      .modelContext;
+    const context = (
+      document as unknown as { modelContext: IBenchModelContext<IByHandInput> }
+    ).modelContext;
     const controller = new AbortController();
     win.benchByHand = controller;
     const modelOf = (path: string) => {
@@ -184,8 +173,11 @@ async function byHandLoop(
 ): Promise<IByHand[]> {
   const rows = await page.evaluate(
     async ([target, name, op, cellId, warmups, reps]) => {
-      const context = (document as unknown as { modelContext: IByHandContext })
-        .modelContext;
+      const context = (
+        document as unknown as {
+          modelContext: IBenchModelContext<IByHandInput>;
+        }
+      ).modelContext;
       const tool = (await context.getTools()).find(t => t.name === name);
       if (!tool) {
         throw new Error(`${name} is not registered`);
@@ -291,8 +283,11 @@ export async function measureInsertDelete(
 ): Promise<{ insert: IMeasured; delete: IMeasured }> {
   return page.evaluate(
     async ([target, reference, warmups, reps]) => {
-      const context = (document as unknown as { modelContext: IByHandContext })
-        .modelContext;
+      const context = (
+        document as unknown as {
+          modelContext: IBenchModelContext<IByHandInput>;
+        }
+      ).modelContext;
       const tools = await context.getTools();
       const find = (name: string) => {
         const found = tools.find(t => t.name === name);

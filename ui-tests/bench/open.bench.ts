@@ -22,6 +22,8 @@ import {
   configureApp,
   createNotebook,
   registerNoop,
+  type IBenchModelContext,
+  type IRegisteredTool,
   type WindowingMode
 } from './page';
 import { median } from './stats';
@@ -49,17 +51,6 @@ interface IOpenRun {
   rounds: IRound[];
 }
 
-interface IRegisteredTool {
-  name: string;
-}
-interface IOpenContext {
-  getTools(): Promise<IRegisteredTool[]>;
-  executeTool(
-    tool: IRegisteredTool,
-    input: Record<string, unknown>
-  ): Promise<string | null>;
-}
-
 test('reads after open: jupyter_get_cells while the notebook is first drawn', async ({
   page
 }) => {
@@ -73,8 +64,9 @@ test('reads after open: jupyter_get_cells while the notebook is first drawn', as
     await createNotebook(page, notebookPath, size);
     const run: IOpenRun = await page.evaluate(
       async ([target, n, rounds, noop]) => {
-        const context = (document as unknown as { modelContext: IOpenContext })
-          .modelContext;
+        const context = (
+          document as unknown as { modelContext: IBenchModelContext }
+        ).modelContext;
         const tools = await context.getTools();
         const find = (name: string) => {
           const found = tools.find(t => t.name === name);

@@ -35,10 +35,11 @@ export interface IMeasured {
 }
 
 /** The in-page view of the WebMCP API (see ui-tests/webmcp-dom.d.ts). */
-interface IRegisteredTool {
+export interface IRegisteredTool {
   name: string;
 }
-interface IBenchModelContext {
+/** `I`: the input of the tools the page registers. */
+export interface IBenchModelContext<I = unknown> {
   getTools(): Promise<IRegisteredTool[]>;
   executeTool(
     tool: IRegisteredTool,
@@ -49,7 +50,7 @@ interface IBenchModelContext {
       name: string;
       description: string;
       inputSchema: object;
-      execute(input: unknown): Promise<unknown>;
+      execute(input: I): Promise<unknown>;
     },
     options: { signal: AbortSignal }
   ): Promise<void>;
