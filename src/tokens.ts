@@ -4,7 +4,8 @@
  * extensions) depend only on what is declared here.
  */
 import type { ISharedCell, ISharedNotebook } from '@jupyter/ydoc';
-import type { NotebookPanel } from '@jupyterlab/notebook';
+import type { DocumentRegistry } from '@jupyterlab/docregistry';
+import type { INotebookModel, NotebookPanel } from '@jupyterlab/notebook';
 import { Token } from '@lumino/coreutils';
 import { type ISignal } from '@lumino/signaling';
 
@@ -20,7 +21,12 @@ import type {
   IReviewThread,
   ThreadStatus
 } from './review/storage';
-import { type IProposal, type ProposalOutcome } from './propose/store';
+import {
+  type IProposal,
+  type IRunTarget,
+  type ProposalKind,
+  type ProposalOutcome
+} from './propose/store';
 import { type IOutputSelectionRecord } from './selection/visible';
 
 /** What a tool call is doing with a cell, for on-cell presence. */
@@ -293,6 +299,34 @@ export interface IProposals {
   readonly hasNotebook: boolean;
   /** A notebook's mode: its own, or the setting's when it stores none. */
   modeOf(notebook: ISharedNotebook): ProposeMode;
+  /**
+   * Whether a kind of agent action waits for the human in a notebook: it is
+   * in Propose mode, and the deployment's `reviewed` setting lists the kind.
+   */
+  reviews(notebook: ISharedNotebook, kind: ProposalKind): boolean;
+  /** The kinds reviewed in Propose mode. */
+  readonly reviewed: readonly ProposalKind[];
+  /** A notebook's key, as its proposals carry it. */
+  notebookKey(context: DocumentRegistry.IContext<INotebookModel>): string;
+  /**
+   * The cells the human allowed to run again while their code is unchanged
+   * (kept in the page, never in the file); a cell that changed is dropped.
+   */
+  allowances(
+    context: DocumentRegistry.IContext<INotebookModel>
+  ): IProposals.IAllowance[];
+  /** Whether every cell given may run without review (its hash allowed). */
+  isAllowed(
+    context: DocumentRegistry.IContext<INotebookModel>,
+    cells: readonly IProposals.IAllowance[]
+  ): boolean;
+  /** The human takes a cell's allowance back. */
+  revokeAllowance(
+    context: DocumentRegistry.IContext<INotebookModel>,
+    cellId: string
+  ): boolean;
+  /** Emitted with a notebook's key when its allowances change. */
+  readonly allowancesChanged: ISignal<IProposals, string>;
   /** Emitted when the current notebook's mode changes, or another notebook becomes current. */
   readonly modeChanged: ISignal<IProposals, ProposeMode>;
   /**
@@ -309,8 +343,14 @@ export interface IProposals {
    * Throws PROPOSAL_ALREADY_PENDING, or ABORTED when the signal has fired.
    */
   propose(request: IProposals.IRequest): Promise<ProposalOutcome>;
-  /** The human accepts a proposal (null when it is no longer pending). */
-  accept(id: string): ProposalOutcome | null;
+  /**
+   * The human accepts a proposal (null when it is no longer pending); for a
+   * run, `allowAgain` lets its cells run again while their code is unchanged.
+   */
+  accept(
+    id: string,
+    options?: IProposals.IAcceptOptions
+  ): ProposalOutcome | null;
   /** The human denies a proposal, with a reason or none. */
   deny(id: string, reason: string | null): ProposalOutcome | null;
 }
@@ -318,18 +358,50 @@ export interface IProposals {
 export namespace IProposals {
   /** What `propose` needs. */
   export interface IRequest {
+    /** What the proposal would do (default `update`). */
+    kind?: ProposalKind;
     /** The panel of the notebook (any of its views). */
     panel: NotebookPanel;
-    /** The cell, by id, as it is now. */
-    cellId: string;
-    /** The cell's current source. */
-    original: string;
-    /** The source the agent proposes. */
-    proposed: string;
+    /**
+     * The cell the block sits at (the edited, deleted or first run cell, the
+     * cell an insert goes next to); null in a notebook with no cell.
+     */
+    cellId: string | null;
+    /** The cells it acts on (default `[cellId]`; none for an insert). */
+    cellIds?: readonly string[];
+    /** The cell's current source (update, delete). */
+    original?: string;
+    /** The source the agent proposes (update, insert). */
+    proposed?: string;
+    /** `insert`: the new cell's type, and where it goes from `cellId`. */
+    cellType?: string;
+    position?: 'above' | 'below';
+    /** `run`: the code cells to run, in order, with the hash of each source. */
+    cells?: readonly IRunTarget[];
+    /** `run`, `kernel`: the kernel's name as the notebook shows it. */
+    kernelName?: string | null;
+    /** `kernel`: the action. */
+    action?: 'restart' | 'interrupt';
     /** The tool call's abort signal: when it fires, the proposal is withdrawn. */
     signal: AbortSignal;
-    /** Applies the edit on Accept; throws (writing nothing) when it must not land. */
+    /**
+     * Runs on Accept, before the outcome settles: applies an edit, or checks
+     * that a run or a kernel action may still go ahead; throws (writing
+     * nothing) when it must not, and the proposal is recorded as stale.
+     */
     apply: () => void;
+  }
+
+  /** How the human accepts. */
+  export interface IAcceptOptions {
+    /** For a run: allow its cells to run again while their code is unchanged. */
+    allowAgain?: boolean;
+  }
+
+  /** A cell allowed to run again without review, with the hash it may run with. */
+  export interface IAllowance {
+    cellId: string;
+    sourceHash: string;
   }
 }
 

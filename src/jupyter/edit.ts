@@ -22,11 +22,7 @@ import { callKey, recordAgentEdit } from '../revert/journal';
 import { LIMITS } from '../limits';
 import { type IProposals } from '../tokens';
 import { type ICallTrace, NO_CALL } from './call';
-import {
-  isHidden,
-  noActiveNotebookError,
-  notebookNotFoundError
-} from '../access/policy';
+import { isHidden } from '../access/policy';
 import { cellAccess } from '../access/read';
 import {
   assertSourceHash,
@@ -45,6 +41,7 @@ import {
   type NotebookResolver
 } from './notebook';
 import { utf8Length } from '../common/text';
+import { abortedIfReviewed, notApplied } from './proposed';
 
 const CELL_TYPES = ['code', 'markdown', 'raw'] as const;
 type CellType = (typeof CELL_TYPES)[number];
@@ -152,12 +149,44 @@ function insertionIndex(notebook: ILiveNotebook, args: IInsertArgs): number {
   return below ? index + 1 : index;
 }
 
-/** Insert a new cell; it is never run, and never marked trusted. */
+/** What `jupyter_insert_cell` returns once its proposal is accepted. */
+export type InsertResult =
+  ICellWriteResult | IAcceptedWriteResult | IDeniedInsert;
+
+/** A denied insert: no cell was ever made, so none is named. */
+export interface IDeniedInsert {
+  status: 'denied';
+  code: 'PROPOSAL_DENIED';
+  proposalId: string;
+  cellId: null;
+  reason: string | null;
+}
+
+/**
+ * Insert a new cell; it is never run, and never marked trusted. In Propose
+ * mode (inserts reviewed) the checks run first, then the cell is shown where
+ * it would go and exists only once the human accepts.
+ */
 export async function insertCell(
   resolver: NotebookResolver,
   args: IInsertArgs,
-  call: ICallTrace = NO_CALL
-): Promise<ICellWriteResult> {
+  call?: ICallTrace
+): Promise<ICellWriteResult>;
+export async function insertCell(
+  resolver: NotebookResolver,
+  args: IInsertArgs,
+  call: ICallTrace,
+  proposals: IProposals | null
+): Promise<InsertResult>;
+export async function insertCell(
+  resolver: NotebookResolver,
+  args: IInsertArgs,
+  call: ICallTrace = NO_CALL,
+  proposals: IProposals | null = null
+): Promise<InsertResult> {
+  if (call.signal.aborted && proposals) {
+    await abortedIfReviewed(resolver, args.notebookPath, proposals, 'insert');
+  }
   const cellType = args.cellType ?? 'code';
   if (!(CELL_TYPES as readonly string[]).includes(cellType)) {
     throw new ToolError(
@@ -178,11 +207,31 @@ export async function insertCell(
       }
     }
   );
-  const index = insertionIndex(notebook, args);
+  if (proposals?.reviews(notebook.model, 'insert')) {
+    return proposeInsert(notebook, args, cellType as CellType, call, proposals);
+  }
+  const cellId = writeInsert(
+    notebook,
+    insertionIndex(notebook, args),
+    cellType as CellType,
+    source,
+    call
+  );
+  return afterInsert(notebook, args, cellId);
+}
+
+/** The agent's insert: one undo step, provenance and the journal. */
+function writeInsert(
+  notebook: ILiveNotebook,
+  index: number,
+  cellType: CellType,
+  source: string,
+  call: ICallTrace
+): string {
   let inserted: ISharedCell | null = null;
   asOneStep(notebook.model, null, () => {
     inserted = notebook.model.insertCell(index, {
-      cell_type: cellType as CellType,
+      cell_type: cellType,
       source,
       metadata: {}
     });
@@ -197,6 +246,15 @@ export async function insertCell(
     afterHash: sourceHash(cellType, source),
     ...callOf(call)
   });
+  return cellId;
+}
+
+/** Bring the inserted cell into view, then answer with it. */
+async function afterInsert(
+  notebook: ILiveNotebook,
+  args: IInsertArgs,
+  cellId: string
+): Promise<ICellWriteResult> {
   if (args.activate ?? true) {
     // Best-effort: the cell is inserted, and a failed scroll or focus must
     // not tell the agent otherwise (a retry would insert it twice).
@@ -206,6 +264,75 @@ export async function insertCell(
   // for a hidden notebook, and says nothing of what it wrote.
   checkNotebookAccess(notebook, 'read', namesNotebook(args.notebookPath));
   return reread(notebook, cellId);
+}
+
+/**
+ * Where a proposed insert goes, as a cell and a side: the reference cell,
+ * else the active cell, else after the last cell (or before the first, for
+ * "above"); no cell in an empty notebook.
+ */
+function insertAnchor(
+  notebook: ILiveNotebook,
+  args: IInsertArgs
+): { cellId: string | null; position: 'above' | 'below' } {
+  const cells = notebook.model.cells;
+  const index = insertionIndex(notebook, args);
+  if (cells.length === 0) {
+    return { cellId: null, position: 'below' };
+  }
+  return index < cells.length
+    ? { cellId: cells[index].id, position: 'above' }
+    : { cellId: cells[cells.length - 1].id, position: 'below' };
+}
+
+/** Show the insert where it would go, and make it only on Accept. */
+async function proposeInsert(
+  notebook: ILiveNotebook,
+  args: IInsertArgs,
+  cellType: CellType,
+  call: ICallTrace,
+  proposals: IProposals
+): Promise<IAcceptedWriteResult | IDeniedInsert> {
+  const source = args.source ?? '';
+  const anchor = insertAnchor(notebook, args);
+  let cellId: string | null = null;
+  const outcome = await proposals.propose({
+    kind: 'insert',
+    panel: notebook.panel,
+    cellId: anchor.cellId,
+    cellIds: [],
+    proposed: source,
+    cellType,
+    position: anchor.position,
+    signal: call.signal,
+    apply: () => {
+      checkNotebookAccess(notebook, 'write', namesNotebook(args.notebookPath));
+      let index = notebook.model.cells.length;
+      if (anchor.cellId !== null) {
+        const found = findCell(notebook.model, anchor.cellId, 'read');
+        index = anchor.position === 'below' ? found.index + 1 : found.index;
+      }
+      cellId = writeInsert(notebook, index, cellType, source, call);
+    }
+  });
+  switch (outcome.kind) {
+    case 'accepted':
+      return {
+        ...(await afterInsert(notebook, args, cellId!)),
+        status: 'accepted',
+        proposalId: outcome.proposal.id
+      };
+    case 'denied':
+      return {
+        status: 'denied',
+        code: 'PROPOSAL_DENIED',
+        proposalId: outcome.proposal.id,
+        cellId: null,
+        reason: outcome.reason
+      };
+    default:
+      throw notApplied(outcome, notebook, namesNotebook(args.notebookPath));
+  }
 }
 
 /** Make a cell active and visible; render a markdown cell that has source. */
@@ -276,7 +403,7 @@ export async function updateCell(
   proposals: IProposals | null = null
 ): Promise<UpdateResult> {
   if (call.signal.aborted && proposals) {
-    await abortedIfProposed(resolver, args.notebookPath, proposals);
+    await abortedIfReviewed(resolver, args.notebookPath, proposals, 'update');
   }
   assertWritableSource(args.source);
   const notebook = await resolver.resolveLive(
@@ -291,37 +418,11 @@ export async function updateCell(
     args.expectedSourceHash,
     'Cell changed since it was read.'
   );
-  if (proposals?.modeOf(notebook.model) === 'propose') {
+  if (proposals?.reviews(notebook.model, 'update')) {
     return proposeUpdate(notebook, args, call, proposals);
   }
   writeSource(notebook, cell, args.source, call);
   return reread(notebook, args.cellId);
-}
-
-/**
- * A call whose signal fired before it started answers ABORTED before any
- * other check when the notebook is in Propose mode (there the call honours
- * its signal). The mode is read from the notebook without opening it; a
- * notebook the agent may not see answers as before.
- */
-async function abortedIfProposed(
-  resolver: NotebookResolver,
-  notebookPath: string | null | undefined,
-  proposals: IProposals
-): Promise<void> {
-  const notebook = await resolver.resolveNotebook(notebookPath, {
-    intent: 'read'
-  });
-  try {
-    if (proposals.modeOf(notebook.model) === 'propose') {
-      throw new ToolError(
-        'ABORTED',
-        'The call was aborted before it started; nothing was proposed.'
-      );
-    }
-  } finally {
-    notebook.release();
-  }
 }
 
 /** The agent's update of a cell: one undo step, attributed to the agent. */
@@ -393,20 +494,8 @@ async function proposeUpdate(
         cellId: args.cellId,
         reason: outcome.reason
       };
-    case 'stale':
-      throw outcome.error;
-    case 'hidden':
-      // the owner hid the notebook while the proposal waited: the call
-      // answers exactly as for a hidden notebook
-      throw namesNotebook(args.notebookPath)
-        ? notebookNotFoundError(notebook.path)
-        : noActiveNotebookError();
-    case 'withdrawn':
-      throw new ToolError(
-        'ABORTED',
-        'The call was aborted before the human decided; the proposal was withdrawn.',
-        { proposalId: outcome.proposal.id }
-      );
+    default:
+      throw notApplied(outcome, notebook, namesNotebook(args.notebookPath));
   }
 }
 
@@ -424,30 +513,66 @@ export interface IDeleteResult {
   activeCellId: string | null;
 }
 
-/** Delete a cell, if it is still what the agent read. */
+/** What `jupyter_delete_cell` returns once its proposal is accepted. */
+export interface IAcceptedDeleteResult extends IDeleteResult {
+  status: 'accepted';
+  proposalId: string;
+}
+
+/** What `jupyter_delete_cell` may return. */
+export type DeleteResult =
+  IDeleteResult | IAcceptedDeleteResult | IDeniedResult;
+
+const DELETE_STALE = 'Cell changed since it was read; it was not deleted.';
+
+/**
+ * Delete a cell, if it is still what the agent read. In Propose mode
+ * (deletes reviewed) the checks run first, the cell is marked, and it is
+ * deleted only on Accept, after the hash is checked again.
+ */
 export async function deleteCell(
   resolver: NotebookResolver,
   args: IDeleteArgs,
-  call: ICallTrace = NO_CALL
-): Promise<IDeleteResult> {
+  call?: ICallTrace
+): Promise<IDeleteResult>;
+export async function deleteCell(
+  resolver: NotebookResolver,
+  args: IDeleteArgs,
+  call: ICallTrace,
+  proposals: IProposals | null
+): Promise<DeleteResult>;
+export async function deleteCell(
+  resolver: NotebookResolver,
+  args: IDeleteArgs,
+  call: ICallTrace = NO_CALL,
+  proposals: IProposals | null = null
+): Promise<DeleteResult> {
+  if (call.signal.aborted && proposals) {
+    await abortedIfReviewed(resolver, args.notebookPath, proposals, 'delete');
+  }
   const notebook = await resolver.resolveLive(
     args.notebookPath,
     'write',
-    model =>
-      checkCellWrite(
-        model,
-        args,
-        'Cell changed since it was read; it was not deleted.'
-      )
+    model => checkCellWrite(model, args, DELETE_STALE)
   );
-  const { cell, index } = findCell(notebook.model, args.cellId, 'write');
+  const { cell } = findCell(notebook.model, args.cellId, 'write');
   call.reportCell(notebook.path, cell.id, 'editing');
-  assertSourceHash(
-    cell,
-    args.expectedSourceHash,
-    'Cell changed since it was read; it was not deleted.'
-  );
+  assertSourceHash(cell, args.expectedSourceHash, DELETE_STALE);
+  if (proposals?.reviews(notebook.model, 'delete')) {
+    return proposeDelete(notebook, args, call, proposals);
+  }
+  writeDelete(notebook, cell, call);
+  return deleteResult(notebook, args.cellId);
+}
+
+/** The agent's delete: one undo step, journaled with the whole cell. */
+function writeDelete(
+  notebook: ILiveNotebook,
+  cell: ISharedCell,
+  call: ICallTrace
+): void {
   const cells = notebook.model.cells;
+  const index = cells.indexOf(cell);
   const removed = {
     tool: 'jupyter_delete_cell',
     kind: 'delete' as const,
@@ -460,6 +585,9 @@ export async function deleteCell(
   };
   asOneStep(notebook.model, null, () => notebook.model.deleteCell(index));
   recordAgentEdit(notebook.model, removed);
+}
+
+function deleteResult(notebook: ILiveNotebook, cellId: string): IDeleteResult {
   const active = notebook.panel.content.activeCell;
   const activeCellId =
     active && !isHidden(cellAccess(active.model.sharedModel))
@@ -467,7 +595,49 @@ export async function deleteCell(
       : null;
   return {
     notebook: notebookInfo(notebook),
-    deletedCellId: args.cellId,
+    deletedCellId: cellId,
     activeCellId
   };
+}
+
+/** Mark the cell for deletion, and delete it only on Accept. */
+async function proposeDelete(
+  notebook: ILiveNotebook,
+  args: IDeleteArgs,
+  call: ICallTrace,
+  proposals: IProposals
+): Promise<IAcceptedDeleteResult | IDeniedResult> {
+  const { cell } = findCell(notebook.model, args.cellId, 'write');
+  const outcome = await proposals.propose({
+    kind: 'delete',
+    panel: notebook.panel,
+    cellId: args.cellId,
+    original: cell.getSource(),
+    signal: call.signal,
+    apply: () => {
+      // the owner's word and a human edit made during review win
+      checkNotebookAccess(notebook, 'write', namesNotebook(args.notebookPath));
+      const { cell: current } = findCell(notebook.model, args.cellId, 'write');
+      assertSourceHash(current, args.expectedSourceHash, DELETE_STALE);
+      writeDelete(notebook, current, call);
+    }
+  });
+  switch (outcome.kind) {
+    case 'accepted':
+      return {
+        ...deleteResult(notebook, args.cellId),
+        status: 'accepted',
+        proposalId: outcome.proposal.id
+      };
+    case 'denied':
+      return {
+        status: 'denied',
+        code: 'PROPOSAL_DENIED',
+        proposalId: outcome.proposal.id,
+        cellId: args.cellId,
+        reason: outcome.reason
+      };
+    default:
+      throw notApplied(outcome, notebook, namesNotebook(args.notebookPath));
+  }
 }

@@ -37,6 +37,11 @@ export interface IRunContext {
   stop: 'abort' | 'stopOnError' | null;
   /** Whether the notebook was named (rather than the current one). */
   addressedByPath: boolean;
+  /**
+   * Propose mode: the hash each code cell was approved with; a cell whose
+   * code differs is not run. Null when the run needed no approval.
+   */
+  approved?: Map<string, string> | null;
 }
 
 /**

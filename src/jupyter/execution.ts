@@ -20,6 +20,10 @@ import { type ICallTrace } from './call';
 import { isHidden, mayWrite } from '../access/policy';
 import { cellAccess, notebookAccess } from '../access/read';
 import { ToolError } from '../common/errors';
+import { sourceHash } from '../common/hash';
+import { type IRunTarget } from '../propose/store';
+import { type IProposals } from '../tokens';
+import { notApplied } from './proposed';
 import {
   executeCode,
   skipped,
@@ -54,7 +58,22 @@ export interface IRunResult {
   status: 'ok' | 'error' | 'aborted';
   notebook: INotebookInfo;
   results: ICellRunResult[];
+  /** Propose mode: the proposal the human accepted for this run. */
+  proposalId?: string;
 }
+
+/** A run the human denied in Propose mode: nothing ran. */
+export interface IDeniedRun {
+  status: 'denied';
+  code: 'PROPOSAL_DENIED';
+  proposalId: string;
+  /** The code cells the run would have run. */
+  cellIds: string[];
+  reason: string | null;
+}
+
+/** What `jupyter_run_cells` may return. */
+export type RunResult = IRunResult | IDeniedRun;
 
 function aborted(): ToolError {
   return new ToolError('ABORTED', 'The call was aborted before any cell ran.');
@@ -85,7 +104,19 @@ export async function runCells(
   resolver: NotebookResolver,
   args: IRunArgs,
   call: ICallTrace
-): Promise<IRunResult> {
+): Promise<IRunResult>;
+export async function runCells(
+  resolver: NotebookResolver,
+  args: IRunArgs,
+  call: ICallTrace,
+  proposals: IProposals | null
+): Promise<RunResult>;
+export async function runCells(
+  resolver: NotebookResolver,
+  args: IRunArgs,
+  call: ICallTrace,
+  proposals: IProposals | null = null
+): Promise<RunResult> {
   const { signal } = call;
   if (signal.aborted) {
     throw aborted();
@@ -112,6 +143,16 @@ export async function runCells(
       { path: notebook.path }
     );
   }
+  // Propose mode: the code to run waits for the human, every check above
+  // made first; what runs on Accept is what was shown (hash-bound).
+  let approval: IApproval | null = null;
+  if (kernel && proposals?.reviews(notebook.model, 'run')) {
+    const reviewed = await reviewRun(notebook, targets, args, call, proposals);
+    if (reviewed.kind === 'answer') {
+      return reviewed.answer;
+    }
+    approval = reviewed.approval;
+  }
   const stopOnError = args.stopOnError ?? true;
   // The activity's probe goes out first: its answer is also what tells a
   // connection that has just come back what the kernel is doing.
@@ -123,7 +164,8 @@ export async function runCells(
     ours: new Set<string>(),
     signal,
     stop: null,
-    addressedByPath: namesNotebook(args.notebookPath)
+    addressedByPath: namesNotebook(args.notebookPath),
+    approved: approval?.hashes ?? null
   };
   const results: ICellRunResult[] = [];
   let failed = false;
@@ -172,8 +214,93 @@ export async function runCells(
   return {
     status: abortStopped ? 'aborted' : failed ? 'error' : 'ok',
     notebook: notebookInfo(notebook),
-    results
+    results,
+    ...(approval?.proposalId ? { proposalId: approval.proposalId } : {})
   };
+}
+
+/** The hashes a run was approved with, and by which proposal (if any). */
+interface IApproval {
+  hashes: Map<string, string>;
+  proposalId: string | null;
+}
+
+/** The code cells a run would send to the kernel, with the source of each. */
+function codeToRun(
+  notebook: ILiveNotebook,
+  targets: readonly ITarget[]
+): IRunTarget[] {
+  const model = notebook.model;
+  const cells: IRunTarget[] = [];
+  for (const target of targets) {
+    const index = cellIndexOf(model, target.cellId);
+    const cell = index >= 0 ? model.cells[index] : null;
+    if (cell?.cell_type === 'code' && cell.getSource().trim() !== '') {
+      const source = cell.getSource();
+      cells.push({
+        cellId: cell.id,
+        source,
+        sourceHash: sourceHash('code', source)
+      });
+    }
+  }
+  return cells;
+}
+
+/**
+ * Put the run before the human, unless every code cell of it is allowed to
+ * run again unchanged (or there is no code to run). Accept gives the
+ * approval; every other end is the call's answer.
+ */
+async function reviewRun(
+  notebook: ILiveNotebook,
+  targets: readonly ITarget[],
+  args: IRunArgs,
+  call: ICallTrace,
+  proposals: IProposals
+): Promise<
+  | { kind: 'approved'; approval: IApproval }
+  | { kind: 'answer'; answer: IDeniedRun }
+> {
+  const cells = codeToRun(notebook, targets);
+  const hashes = new Map(cells.map(cell => [cell.cellId, cell.sourceHash]));
+  const context = notebook.panel.context;
+  if (cells.length === 0 || proposals.isAllowed(context, cells)) {
+    return { kind: 'approved', approval: { hashes, proposalId: null } };
+  }
+  const addressedByPath = namesNotebook(args.notebookPath);
+  const session = notebook.panel.sessionContext;
+  const outcome = await proposals.propose({
+    kind: 'run',
+    panel: notebook.panel,
+    cellId: cells[0].cellId,
+    cellIds: cells.map(cell => cell.cellId),
+    cells,
+    kernelName:
+      session.kernelDisplayName || session.session?.kernel?.name || null,
+    signal: call.signal,
+    apply: () => checkNotebookAccess(notebook, 'write', addressedByPath)
+  });
+  switch (outcome.kind) {
+    case 'accepted':
+      return {
+        kind: 'approved',
+        approval: { hashes, proposalId: outcome.proposal.id }
+      };
+    case 'denied':
+      return {
+        kind: 'answer',
+        answer: {
+          status: 'denied',
+          code: 'PROPOSAL_DENIED',
+          proposalId: outcome.proposal.id,
+          cellIds: cells.map(cell => cell.cellId),
+          reason: outcome.reason
+        }
+      };
+    default:
+      throw notApplied(outcome, notebook, addressedByPath);
+  }
 }
 
 /**
@@ -273,6 +400,21 @@ async function runTarget(
     return {
       counts: false,
       result: skipped(target, index, 'no-op', 'Not run: the cell is empty.')
+    };
+  }
+  if (
+    context.approved &&
+    context.approved.get(target.cellId) !== sourceHash('code', cell.getSource())
+  ) {
+    // what runs is what the human approved: changed code needs a new review
+    return {
+      counts: false,
+      result: skipped(
+        target,
+        index,
+        'no-op',
+        'Not run: its code changed after the notebook owner approved the run. Call jupyter_run_cells again to have the new code reviewed.'
+      )
     };
   }
   const { result, stoppedByAbort } = await executeCode(

@@ -6,7 +6,14 @@ import { type ISharedNotebook } from '@jupyter/ydoc';
 import { type Kernel } from '@jupyterlab/services';
 
 import { ToolError } from '../common/errors';
-import { type NotebookResolver } from './notebook';
+import { type IProposals } from '../tokens';
+import { type ICallTrace, NO_CALL } from './call';
+import {
+  checkNotebookAccess,
+  namesNotebook,
+  type NotebookResolver
+} from './notebook';
+import { abortedIfReviewed, notApplied } from './proposed';
 
 /** The statuses a tool reports; every kernel state maps to one of them. */
 export type KernelStatus =
@@ -132,31 +139,105 @@ export interface IKernelActionResult {
   message: string;
 }
 
+/** What `jupyter_kernel_action` returns once its proposal is accepted. */
+export interface IAcceptedKernelActionResult extends IKernelActionResult {
+  status: 'accepted';
+  proposalId: string;
+}
+
+/** A kernel action the human denied in Propose mode: nothing was done. */
+export interface IDeniedKernelAction {
+  status: 'denied';
+  code: 'PROPOSAL_DENIED';
+  proposalId: string;
+  action: 'interrupt' | 'restart';
+  reason: string | null;
+}
+
+/** What `jupyter_kernel_action` may return. */
+export type KernelActionResult =
+  IKernelActionResult | IAcceptedKernelActionResult | IDeniedKernelAction;
+
 /**
  * Interrupt or restart the kernel the human shares. Both act on whatever is
  * running, the human's work included; a restart loses every variable. A
  * restart with no kernel attached starts the notebook's preferred kernel.
+ * In Propose mode (kernel actions reviewed) it waits for the human first.
  */
 export async function kernelAction(
   resolver: NotebookResolver,
-  args: IKernelActionArgs
-): Promise<IKernelActionResult> {
+  args: IKernelActionArgs,
+  call?: ICallTrace
+): Promise<IKernelActionResult>;
+export async function kernelAction(
+  resolver: NotebookResolver,
+  args: IKernelActionArgs,
+  call: ICallTrace,
+  proposals: IProposals | null
+): Promise<KernelActionResult>;
+export async function kernelAction(
+  resolver: NotebookResolver,
+  args: IKernelActionArgs,
+  call: ICallTrace = NO_CALL,
+  proposals: IProposals | null = null
+): Promise<KernelActionResult> {
+  if (call.signal.aborted && proposals) {
+    await abortedIfReviewed(resolver, args.notebookPath, proposals, 'kernel');
+  }
   const notebook = await resolver.resolveLive(args.notebookPath, 'write');
   const session = notebook.panel.sessionContext;
   const kernel = await settledKernel(session);
+  if (args.action === 'interrupt' && !kernel) {
+    throw new ToolError(
+      'KERNEL_UNAVAILABLE',
+      'The notebook has no kernel attached: there is nothing to interrupt.',
+      { path: notebook.path }
+    );
+  }
+  let proposalId: string | null = null;
+  if (proposals?.reviews(notebook.model, 'kernel')) {
+    const addressedByPath = namesNotebook(args.notebookPath);
+    const cells = notebook.model.cells;
+    const outcome = await proposals.propose({
+      kind: 'kernel',
+      panel: notebook.panel,
+      cellId: cells.length > 0 ? cells[0].id : null,
+      cellIds: [],
+      action: args.action,
+      kernelName:
+        session.kernelDisplayName || session.session?.kernel?.name || null,
+      signal: call.signal,
+      apply: () => checkNotebookAccess(notebook, 'write', addressedByPath)
+    });
+    if (outcome.kind === 'denied') {
+      return {
+        status: 'denied',
+        code: 'PROPOSAL_DENIED',
+        proposalId: outcome.proposal.id,
+        action: args.action,
+        reason: outcome.reason
+      };
+    }
+    if (outcome.kind !== 'accepted') {
+      throw notApplied(outcome, notebook, addressedByPath);
+    }
+    proposalId = outcome.proposal.id;
+  }
+  // the kernel as it is now: it may have changed during review
+  const current = session.session?.kernel ?? null;
   let message: string;
   if (args.action === 'interrupt') {
-    if (!kernel) {
+    if (!current) {
       throw new ToolError(
         'KERNEL_UNAVAILABLE',
         'The notebook has no kernel attached: there is nothing to interrupt.',
         { path: notebook.path }
       );
     }
-    await kernel.interrupt();
+    await current.interrupt();
     message =
       'Interrupt sent to the kernel. It stops whatever is running, including work the user started.';
-  } else if (kernel) {
+  } else if (current) {
     await session.restartKernel();
     message =
       'Kernel restarted: every in-memory variable, import and definition was lost. Run the cells that define what you need again.';
@@ -165,10 +246,13 @@ export async function kernelAction(
     message =
       'No kernel was attached, so a new one was started: it has no variables yet.';
   }
-  return {
+  const result: IKernelActionResult = {
     action: args.action,
     notebookPath: notebook.path,
     kernel: kernelInfo(session),
     message
   };
+  return proposalId === null
+    ? result
+    : { ...result, status: 'accepted', proposalId };
 }

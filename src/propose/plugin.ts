@@ -22,6 +22,7 @@ import { ProposalBlocks } from './blocks';
 import { addProposeCommands, CommandIDs } from './commands';
 import { isProposeMode } from './notebook-mode';
 import { ProposalService } from './service';
+import { isProposalKind } from './store';
 
 /** The plugin's id, which is also its settings' id. */
 export const PROPOSE_PLUGIN_ID = 'jupyterlite-webmcp:propose';
@@ -31,7 +32,7 @@ let active: DisposableSet | null = null;
 export const proposePlugin: JupyterFrontEndPlugin<IProposals> = {
   id: PROPOSE_PLUGIN_ID,
   description:
-    "Propose mode: the agent's cell edits wait under the cell for the human's Accept or Deny.",
+    "Propose mode: the agent's edits, inserts, deletes, runs and kernel actions wait in the notebook for the human's Accept or Deny.",
   autoStart: true,
   requires: [INotebookTracker],
   optional: [ISettingRegistry, ITranslator, ICommandPalette],
@@ -60,6 +61,10 @@ export const proposePlugin: JupyterFrontEndPlugin<IProposals> = {
           const mode = settings.get('mode').composite;
           if (isProposeMode(mode)) {
             service.setDefaultMode(mode);
+          }
+          const reviewed = settings.get('reviewed').composite;
+          if (Array.isArray(reviewed)) {
+            service.setReviewed(reviewed.filter(isProposalKind));
           }
         };
         read();

@@ -15,6 +15,7 @@ import type { INotebookModel } from '@jupyterlab/notebook';
 import { type ISignal, Signal } from '@lumino/signaling';
 
 import { ToolError } from '../common/errors';
+import { sourceHash } from '../common/hash';
 import { ACCESS_METADATA_KEY } from '../access/model';
 import { isHidden, mayWrite } from '../access/policy';
 import { cellAccess, notebookAccess } from '../access/read';
@@ -23,6 +24,8 @@ import { readNotebookMode, setNotebookMode } from './notebook-mode';
 import {
   type AutoDenyCause,
   type IProposal,
+  PROPOSAL_KINDS,
+  type ProposalKind,
   type ProposalOutcome,
   ProposalStore
 } from './store';
@@ -32,6 +35,7 @@ type Context = DocumentRegistry.IContext<INotebookModel>;
 export class ProposalService implements IProposals {
   constructor(options: ProposalService.IOptions = {}) {
     this._defaultMode = options.mode ?? 'direct';
+    this._reviewed = new Set(options.reviewed ?? PROPOSAL_KINDS);
     this._notebooks = options.notebooks ?? null;
     this._store.changed.connect(
       (_, proposal) => this._changed.emit(proposal),
@@ -58,6 +62,89 @@ export class ProposalService implements IProposals {
       readNotebookMode(notebook.getMetadata(ACCESS_METADATA_KEY)) ??
       this._defaultMode
     );
+  }
+
+  /**
+   * Whether a kind of agent action waits for the human in a notebook: the
+   * notebook is in Propose mode and the deployment reviews that kind.
+   */
+  reviews(notebook: ISharedNotebook, kind: ProposalKind): boolean {
+    return this._reviewed.has(kind) && this.modeOf(notebook) === 'propose';
+  }
+
+  /** The kinds reviewed in Propose mode (the `reviewed` setting). */
+  get reviewed(): readonly ProposalKind[] {
+    return PROPOSAL_KINDS.filter(kind => this._reviewed.has(kind));
+  }
+
+  /** Set the kinds reviewed in Propose mode (the `reviewed` setting). */
+  setReviewed(kinds: readonly ProposalKind[]): void {
+    const next = new Set(kinds.filter(kind => PROPOSAL_KINDS.includes(kind)));
+    if (
+      next.size !== this._reviewed.size ||
+      [...next].some(kind => !this._reviewed.has(kind))
+    ) {
+      this._reviewed = next;
+      // what a notebook's switch means changed: announced like a mode change
+      this._modeChanged.emit(this.mode);
+    }
+  }
+
+  /**
+   * The cells the human allowed to run again without review while their
+   * code is unchanged, in a notebook (kept in this page only). An entry whose
+   * cell changed, went or became hidden is dropped here.
+   */
+  allowances(context: Context): IProposals.IAllowance[] {
+    const key = this.notebookKey(context);
+    const allowed = this._allowed.get(key);
+    if (!allowed || context.model.isDisposed) {
+      return [];
+    }
+    const shared = context.model.sharedModel;
+    const kept: IProposals.IAllowance[] = [];
+    let dropped = false;
+    for (const [cellId, hash] of allowed) {
+      const cell = shared.cells.find(item => item.id === cellId);
+      if (cell && this._hashOf(cell) === hash) {
+        kept.push({ cellId, sourceHash: hash });
+      } else {
+        allowed.delete(cellId);
+        dropped = true;
+      }
+    }
+    if (dropped) {
+      this._allowancesChanged.emit(key);
+    }
+    return kept;
+  }
+
+  /** Whether every cell given may run without review (its hash allowed). */
+  isAllowed(
+    context: Context,
+    cells: readonly { cellId: string; sourceHash: string }[]
+  ): boolean {
+    const allowed = this._allowed.get(this.notebookKey(context));
+    return (
+      cells.length > 0 &&
+      allowed !== undefined &&
+      cells.every(cell => allowed.get(cell.cellId) === cell.sourceHash)
+    );
+  }
+
+  /** The human takes back a cell's allowance (true when there was one). */
+  revokeAllowance(context: Context, cellId: string): boolean {
+    const key = this.notebookKey(context);
+    const removed = this._allowed.get(key)?.delete(cellId) ?? false;
+    if (removed) {
+      this._allowancesChanged.emit(key);
+    }
+    return removed;
+  }
+
+  /** Emitted with a notebook's key when its allowances change. */
+  get allowancesChanged(): ISignal<this, string> {
+    return this._allowancesChanged;
   }
 
   get modeChanged(): ISignal<this, ProposeMode> {
@@ -119,14 +206,29 @@ export class ProposalService implements IProposals {
       );
     }
     const context = panel.context;
+    const kind = request.kind ?? 'update';
     const { proposal, outcome } = this._store.create({
+      kind,
       notebookKey: this.notebookKey(context),
       notebookPath: context.path,
       cellId: request.cellId,
+      cellIds: request.cellIds,
       original: request.original,
       proposed: request.proposed,
+      cellType: request.cellType,
+      position: request.position,
+      cells: request.cells,
+      kernelName: request.kernelName,
+      action: request.action,
       apply: request.apply
     });
+    // the cells it acts on, and the cell its block sits at (an insert's)
+    const held = proposal.cellIds;
+    const anchor = proposal.cellId;
+    const watchedIds = new Set(held);
+    if (anchor !== null) {
+      watchedIds.add(anchor);
+    }
     const id = proposal.id;
     const autoDeny = (cause: AutoDenyCause, detail: string | null = null) =>
       this._store.autoDeny(id, cause, detail);
@@ -145,23 +247,36 @@ export class ProposalService implements IProposals {
         autoDeny('notebook-read-only');
         return;
       }
-      const cell = shared.cells.find(item => item.id === request.cellId);
-      const access = cell ? cellAccess(cell) : null;
-      if (isHidden(access)) {
-        // a hidden cell reads as one that was deleted
-        autoDeny('cell-deleted');
-      } else if (!mayWrite(access)) {
-        autoDeny('cell-read-only');
+      for (const cellId of watchedIds) {
+        const cell = shared.cells.find(item => item.id === cellId);
+        const access = cell ? cellAccess(cell) : null;
+        if (isHidden(access)) {
+          // a hidden cell reads as one that was deleted
+          autoDeny('cell-deleted');
+          return;
+        }
+        if (held.includes(cellId) && !mayWrite(access)) {
+          autoDeny('cell-read-only');
+          return;
+        }
       }
     };
-    const watched: { cell: ISharedCell | null } = { cell: null };
+    const watched = new Set<ISharedCell>();
     const watchCell = () => {
-      const cell =
-        shared.cells.find(item => item.id === request.cellId) ?? null;
-      if (cell !== watched.cell) {
-        watched.cell?.changed.disconnect(onCellChange, this);
-        watched.cell = cell;
-        cell?.changed.connect(onCellChange, this);
+      const cells = new Set(
+        shared.cells.filter(item => watchedIds.has(item.id))
+      );
+      for (const cell of watched) {
+        if (!cells.has(cell)) {
+          cell.changed.disconnect(onCellChange, this);
+          watched.delete(cell);
+        }
+      }
+      for (const cell of cells) {
+        if (!watched.has(cell)) {
+          cell.changed.connect(onCellChange, this);
+          watched.add(cell);
+        }
       }
     };
     const onCellChange = (_: ISharedCell, change: CellChange) => {
@@ -193,14 +308,33 @@ export class ProposalService implements IProposals {
         model.cells.changed.disconnect(onCells, this);
       }
       shared.metadataChanged.disconnect(onAccess, this);
-      watched.cell?.changed.disconnect(onCellChange, this);
+      for (const cell of watched) {
+        cell.changed.disconnect(onCellChange, this);
+      }
       context.disposed.disconnect(onClosed, this);
       context.pathChanged.disconnect(onPath, this);
     }
   }
 
-  accept(id: string): ProposalOutcome | null {
-    return this._store.accept(id);
+  accept(
+    id: string,
+    options: IProposals.IAcceptOptions = {}
+  ): ProposalOutcome | null {
+    const outcome = this._store.accept(id);
+    if (
+      outcome?.kind === 'accepted' &&
+      outcome.proposal.kind === 'run' &&
+      options.allowAgain
+    ) {
+      const key = outcome.proposal.notebookKey;
+      const allowed = this._allowed.get(key) ?? new Map<string, string>();
+      this._allowed.set(key, allowed);
+      for (const cell of outcome.proposal.cells) {
+        allowed.set(cell.cellId, cell.sourceHash);
+      }
+      this._allowancesChanged.emit(key);
+    }
+    return outcome;
   }
 
   deny(id: string, reason: string | null): ProposalOutcome | null {
@@ -246,7 +380,15 @@ export class ProposalService implements IProposals {
     }
   }
 
+  private _hashOf(cell: ISharedCell): string {
+    return sourceHash(cell.cell_type, cell.getSource());
+  }
+
   private _defaultMode: ProposeMode;
+  private _reviewed: Set<ProposalKind>;
+  /** Per notebook key: the allowed cells and the hash each may run with. */
+  private _allowed = new Map<string, Map<string, string>>();
+  private _allowancesChanged = new Signal<this, string>(this);
   private _notebooks: ProposalService.INotebooks | null;
   private _watched: ISharedNotebook | null = null;
   /** The mode last announced by `modeChanged`. */
@@ -268,6 +410,8 @@ export namespace ProposalService {
   export interface IOptions {
     /** The mode of notebooks that store none (default Direct). */
     mode?: ProposeMode;
+    /** The kinds reviewed in Propose mode (default all five). */
+    reviewed?: readonly ProposalKind[];
     /** The current notebook; without it, the switch has nothing to act on. */
     notebooks?: INotebooks | null;
   }

@@ -2,6 +2,13 @@
  * The proposal store: the proposals Propose mode stages, and their
  * lifecycle. Pure (no widgets, no app), so every outcome is unit-tested.
  *
+ * A proposal is of one kind: `update` (a new source for a cell), `insert`
+ * (a cell that exists only once accepted), `delete` (a cell marked for
+ * deletion), `run` (the code cells one call would run, each bound to the
+ * hash of the source shown) or `kernel` (a restart or an interrupt). It
+ * holds the cells it acts on (`cellIds`) and sits at one cell (`cellId`,
+ * where its block is shown; null in an empty notebook).
+ *
  *   pending ─┬─ accept, hash still matches ─→ accepted (the edit is applied)
  *            ├─ accept, the cell changed ───→ stale    (not applied)
  *            ├─ deny ───────────────────────→ denied   (reason, or null)
@@ -12,8 +19,10 @@
  *            │                                 for a hidden notebook)
  *            └─ the call's signal fires ────→ withdrawn
  *
- * One pending proposal per cell of a notebook: a second is refused with
- * PROPOSAL_ALREADY_PENDING, carrying the id of the one that waits.
+ * One pending proposal per cell of a notebook (a run holds every cell it
+ * lists), and one kernel action per notebook: a second is refused with
+ * PROPOSAL_ALREADY_PENDING, carrying the id of the one that waits. An
+ * insert holds no cell: the cell it proposes does not exist yet.
  */
 import { UUID } from '@lumino/coreutils';
 import { type ISignal, Signal } from '@lumino/signaling';
@@ -26,6 +35,31 @@ export const MAX_DENY_REASON_BYTES = 2048;
 
 /** How many settled proposals the store remembers. */
 export const MAX_SETTLED_PROPOSALS = 50;
+
+/** What a proposal would do. */
+export type ProposalKind = 'update' | 'insert' | 'delete' | 'run' | 'kernel';
+
+/** Every kind, in the order the settings and the docs list them. */
+export const PROPOSAL_KINDS: readonly ProposalKind[] = [
+  'update',
+  'insert',
+  'delete',
+  'run',
+  'kernel'
+];
+
+/** Whether a value names a kind. */
+export function isProposalKind(value: unknown): value is ProposalKind {
+  return (PROPOSAL_KINDS as readonly unknown[]).includes(value);
+}
+
+/** A code cell a run proposal would run, with the source shown for it. */
+export interface IRunTarget {
+  readonly cellId: string;
+  readonly source: string;
+  /** The hash of `source`: the approval runs the cell only while it matches. */
+  readonly sourceHash: string;
+}
 
 /** Where a proposal is in its life. */
 export type ProposalState =
@@ -49,15 +83,33 @@ export type AutoDenyCause =
 /** One proposal, as the store keeps it. */
 export interface IProposal {
   readonly id: string;
+  readonly kind: ProposalKind;
   /** Which notebook it belongs to (stable for the notebook's life). */
   readonly notebookKey: string;
   /** The notebook's path when the proposal was made. */
   readonly notebookPath: string;
-  readonly cellId: string;
-  /** The cell's source when the proposal was made. */
+  /**
+   * The cell the block sits at: the edited, deleted or first run cell, the
+   * cell an insert goes next to, the first cell for a kernel action; null
+   * when the notebook had no cell.
+   */
+  readonly cellId: string | null;
+  /** The cells the proposal acts on, which no other proposal may hold. */
+  readonly cellIds: readonly string[];
+  /** The cell's source when the proposal was made ('' for run, kernel, insert). */
   readonly original: string;
-  /** The source the agent proposes. */
+  /** The source the agent proposes ('' for a delete, a run, a kernel action). */
   readonly proposed: string;
+  /** `insert`: the new cell's type; null otherwise. */
+  readonly cellType: string | null;
+  /** `insert`: above or below `cellId`; null otherwise. */
+  readonly position: 'above' | 'below' | null;
+  /** `run`: the code cells it would run, in order; empty otherwise. */
+  readonly cells: readonly IRunTarget[];
+  /** `run`, `kernel`: the kernel's name as the notebook shows it. */
+  readonly kernelName: string | null;
+  /** `kernel`: the action; null otherwise. */
+  readonly action: 'restart' | 'interrupt' | null;
   /** ISO time of creation. */
   readonly createdAt: string;
   readonly state: ProposalState;
@@ -77,11 +129,20 @@ export type ProposalOutcome =
 
 /** What creating a proposal needs. */
 export interface ICreateProposal {
+  /** Default `update`. */
+  kind?: ProposalKind;
   notebookKey: string;
   notebookPath: string;
-  cellId: string;
-  original: string;
-  proposed: string;
+  cellId: string | null;
+  /** The cells it holds; default `[cellId]` (none for an insert). */
+  cellIds?: readonly string[];
+  original?: string;
+  proposed?: string;
+  cellType?: string | null;
+  position?: 'above' | 'below' | null;
+  cells?: readonly IRunTarget[];
+  kernelName?: string | null;
+  action?: 'restart' | 'interrupt' | null;
   /**
    * Applies the proposed edit on Accept. It re-checks the cell (its access
    * and hash) and throws, writing nothing, when the edit must not land.
@@ -156,10 +217,23 @@ export class ProposalStore {
     );
   }
 
-  /** The pending proposal on a cell of a notebook, if any. */
+  /** The pending proposal holding a cell of a notebook, if any. */
   pendingFor(notebookKey: string, cellId: string): IProposal | null {
     for (const { proposal } of this._pending.values()) {
-      if (proposal.notebookKey === notebookKey && proposal.cellId === cellId) {
+      if (
+        proposal.notebookKey === notebookKey &&
+        proposal.cellIds.includes(cellId)
+      ) {
+        return proposal;
+      }
+    }
+    return null;
+  }
+
+  /** The pending kernel action of a notebook, if any. */
+  pendingKernelAction(notebookKey: string): IProposal | null {
+    for (const { proposal } of this._pending.values()) {
+      if (proposal.notebookKey === notebookKey && proposal.kind === 'kernel') {
         return proposal;
       }
     }
@@ -177,21 +251,44 @@ export class ProposalStore {
     if (this._isDisposed) {
       throw new Error('The proposal store is disposed.');
     }
-    const existing = this.pendingFor(options.notebookKey, options.cellId);
-    if (existing) {
-      throw new ToolError(
-        'PROPOSAL_ALREADY_PENDING',
-        `Cell "${options.cellId}" already has a proposal waiting for the human; wait for it to be decided.`,
-        { cellId: options.cellId, existingProposalId: existing.id }
-      );
+    const kind = options.kind ?? 'update';
+    const cellIds =
+      options.cellIds ??
+      (kind === 'insert' || options.cellId === null ? [] : [options.cellId]);
+    for (const cellId of cellIds) {
+      const existing = this.pendingFor(options.notebookKey, cellId);
+      if (existing) {
+        throw new ToolError(
+          'PROPOSAL_ALREADY_PENDING',
+          `Cell "${cellId}" already has a proposal waiting for the human; wait for it to be decided.`,
+          { cellId, existingProposalId: existing.id }
+        );
+      }
+    }
+    if (kind === 'kernel') {
+      const existing = this.pendingKernelAction(options.notebookKey);
+      if (existing) {
+        throw new ToolError(
+          'PROPOSAL_ALREADY_PENDING',
+          "A kernel action on this notebook is already waiting for the human's decision; wait for it to be decided.",
+          { cellId: null, existingProposalId: existing.id }
+        );
+      }
     }
     const proposal: IProposal = {
       id: UUID.uuid4(),
+      kind,
       notebookKey: options.notebookKey,
       notebookPath: options.notebookPath,
       cellId: options.cellId,
-      original: options.original,
-      proposed: options.proposed,
+      cellIds: [...cellIds],
+      original: options.original ?? '',
+      proposed: options.proposed ?? '',
+      cellType: options.cellType ?? null,
+      position: options.position ?? null,
+      cells: options.cells ? [...options.cells] : [],
+      kernelName: options.kernelName ?? null,
+      action: options.action ?? null,
       createdAt: new Date().toISOString(),
       state: 'pending',
       reason: null,

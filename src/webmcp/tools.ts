@@ -68,8 +68,8 @@ export interface IToolServices {
   /** The review store the comment tools read and write threads through. */
   review: IReviewStore;
   /**
-   * Propose mode, when its plugin is there: `jupyter_update_cell` then
-   * stages proposals while the human has it switched on.
+   * Propose mode, when its plugin is there: updates, inserts, deletes, runs
+   * and kernel actions then stage proposals while the human has it on.
    */
   proposals?: IProposals | null;
 }
@@ -104,18 +104,23 @@ function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
       getCells(resolver, args as IGetCellsArgs, call),
     jupyter_get_cell_access: async args => getCellAccess(resolver, args),
     jupyter_insert_cell: async (args, call) =>
-      insertCell(resolver, args as IInsertArgs, call),
+      insertCell(resolver, args as IInsertArgs, call, proposals),
     jupyter_update_cell: async (args, call) =>
       updateCell(resolver, args as unknown as IUpdateArgs, call, proposals),
     jupyter_delete_cell: async (args, call) =>
-      deleteCell(resolver, args as unknown as IDeleteArgs, call),
+      deleteCell(resolver, args as unknown as IDeleteArgs, call, proposals),
     jupyter_focus_cell: async args =>
       focusCell(env, resolver, args as unknown as IFocusCellArgs),
     jupyter_run_cells: async (args, call) =>
-      runCells(resolver, args as IRunArgs, call),
+      runCells(resolver, args as IRunArgs, call, proposals),
     jupyter_save_notebook: async args => saveNotebook(env, resolver, args),
-    jupyter_kernel_action: async args =>
-      kernelAction(resolver, args as unknown as IKernelActionArgs),
+    jupyter_kernel_action: async (args, call) =>
+      kernelAction(
+        resolver,
+        args as unknown as IKernelActionArgs,
+        call,
+        proposals
+      ),
     jupyter_list_comments: async args =>
       listComments(reviewing, args as IListCommentsArgs),
     jupyter_get_comment: async (args, call) =>

@@ -20,7 +20,7 @@ import type { NotebookResolver } from '../../src/jupyter/notebook';
 import { LIMITS } from '../../src/limits';
 import { setNotebookMode } from '../../src/propose/notebook-mode';
 import { ProposalService } from '../../src/propose/service';
-import { ProposalStore } from '../../src/propose/store';
+import { PROPOSAL_KINDS, ProposalStore } from '../../src/propose/store';
 import type { IProposals, ProposeMode } from '../../src/tokens';
 import { silenceKnownWarnings } from '../quiet';
 
@@ -48,6 +48,23 @@ class FakeProposals implements IProposals {
   modeOf(): ProposeMode {
     return this.mode;
   }
+  reviewed = PROPOSAL_KINDS;
+  reviews(): boolean {
+    return this.mode === 'propose';
+  }
+  notebookKey(): string {
+    return 'nb';
+  }
+  allowances(): IProposals.IAllowance[] {
+    return [];
+  }
+  isAllowed(): boolean {
+    return false;
+  }
+  revokeAllowance(): boolean {
+    return false;
+  }
+  allowancesChanged = new Signal<this, string>(this);
   setMode(mode: ProposeMode): boolean {
     this.mode = mode;
     return true;
@@ -58,12 +75,9 @@ class FakeProposals implements IProposals {
   async propose(request: IProposals.IRequest) {
     this.requests.push(request);
     const { proposal, outcome } = this.store.create({
+      ...request,
       notebookKey: 'nb',
-      notebookPath: 'work/a.ipynb',
-      cellId: request.cellId,
-      original: request.original,
-      proposed: request.proposed,
-      apply: request.apply
+      notebookPath: 'work/a.ipynb'
     });
     request.signal.addEventListener('abort', () =>
       this.store.withdraw(proposal.id)
