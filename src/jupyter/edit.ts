@@ -276,10 +276,16 @@ function insertAnchor(
   args: IInsertArgs
 ): { cellId: string | null; position: 'above' | 'below' } {
   const cells = notebook.model.cells;
-  const index = insertionIndex(notebook, args);
+  const position = args.position ?? 'below';
   if (cells.length === 0) {
     return { cellId: null, position: 'below' };
   }
+  if (args.referenceCellId !== null && args.referenceCellId !== undefined) {
+    // the reference as it is now (CELL_NOT_FOUND when gone or hidden)
+    const { cell } = findCell(notebook.model, args.referenceCellId, 'read');
+    return { cellId: cell.id, position };
+  }
+  const index = insertionIndex(notebook, args);
   return index < cells.length
     ? { cellId: cells[index].id, position: 'above' }
     : { cellId: cells[cells.length - 1].id, position: 'below' };

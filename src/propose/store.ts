@@ -311,6 +311,9 @@ export class ProposalStore {
     if (!entry) {
       return null;
     }
+    // no longer pending while it applies: what the write itself changes
+    // (the deleted cell, a new cell) must not end it another way
+    this._pending.delete(id);
     try {
       entry.apply();
     } catch (error) {
