@@ -197,11 +197,12 @@ export async function kernelAction(
   let proposalId: string | null = null;
   if (proposals?.reviews(notebook.model, 'kernel')) {
     const addressedByPath = namesNotebook(args.notebookPath);
-    const cells = notebook.model.cells;
     const outcome = await proposals.propose({
       kind: 'kernel',
       panel: notebook.panel,
-      cellId: cells.length > 0 ? cells[0].id : null,
+      // about no cell: shown at the top of the notebook, and no cell's
+      // going away ends it
+      cellId: null,
       cellIds: [],
       action: args.action,
       kernelName:

@@ -90,8 +90,8 @@ export interface IProposal {
   readonly notebookPath: string;
   /**
    * The cell the block sits at: the edited, deleted or first run cell, the
-   * cell an insert goes next to, the first cell for a kernel action; null
-   * when the notebook had no cell.
+   * cell an insert goes next to; null for a kernel action, and for an
+   * insert into a notebook with no cell (shown at the top of the notebook).
    */
   readonly cellId: string | null;
   /** The cells the proposal acts on, which no other proposal may hold. */
