@@ -22,6 +22,8 @@ import type {
 
 /** The notebooks of ui-tests/fixtures. */
 export const FIXTURES_DIR = path.join(__dirname, 'fixtures');
+/** The notebooks the unit tests read too (tests/fixtures). */
+const SHARED_FIXTURES_DIR = path.join(__dirname, '..', 'tests', 'fixtures');
 
 /** One console message or uncaught page error. */
 export interface IConsoleEntry {
@@ -297,7 +299,7 @@ export class JupyterApp {
     return target;
   }
 
-  /** Copies ui-tests/fixtures/`fixture` into the test's directory. */
+  /** Copies a fixture (see `readFixture`) into the test's directory. */
   async addFixture(fixture: string, name: string = fixture): Promise<string> {
     return this.createNotebook(name, readFixture(fixture));
   }
@@ -613,9 +615,12 @@ export class JupyterApp {
   private _savedSettings = new Map<string, string>();
 }
 
-/** Reads ui-tests/fixtures/`name` as notebook JSON. */
+/**
+ * Reads `name` as notebook JSON from ui-tests/fixtures, else from
+ * tests/fixtures (the notebooks the unit tests read as well).
+ */
 export function readFixture(name: string): INotebookContent {
-  return JSON.parse(
-    fs.readFileSync(path.join(FIXTURES_DIR, name), 'utf-8')
-  ) as INotebookContent;
+  const own = path.join(FIXTURES_DIR, name);
+  const file = fs.existsSync(own) ? own : path.join(SHARED_FIXTURES_DIR, name);
+  return JSON.parse(fs.readFileSync(file, 'utf-8')) as INotebookContent;
 }

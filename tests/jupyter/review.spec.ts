@@ -6,9 +6,6 @@
  * read-only cells and notebooks refuse writes, bounds are the spec's, and no
  * tool touches a cell's source.
  */
-import { existsSync, readFileSync } from 'fs';
-import * as path from 'path';
-
 import type { ISharedNotebook } from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
 import type {
@@ -47,10 +44,10 @@ import type { CellActivityKind } from '../../src/tokens';
 import { setAccess } from './ymodel';
 import { disposePanel, failure } from '../panel-kit';
 import { silenceKnownWarnings } from '../quiet';
+import { fixtureContent } from '../review/fixture';
 
 silenceKnownWarnings();
 
-const FIXTURE = 'annotated-by-0.1.1.ipynb';
 const THREAD = {
   cell: 'a616b942-473a-4cdc-b78e-83a8a8db1b75',
   range: '808743df-5dab-444f-ada4-3295452de0b7',
@@ -62,18 +59,6 @@ const THREAD = {
 const CANARIES = ['CANARY-THREAD-e1c0', 'CANARY-REVIEW-55aa', 'rv-code-2'];
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const FILE = 'work/annotated.ipynb';
-
-function fixtureContent(): nbformat.INotebookContent {
-  const candidates = [
-    path.resolve(__dirname, '../../../shared/fixtures', FIXTURE),
-    path.resolve(__dirname, '../../ui-tests/fixtures', FIXTURE)
-  ];
-  const found = candidates.find(candidate => existsSync(candidate));
-  if (!found) {
-    throw new Error(`${FIXTURE} not found in ${candidates.join(', ')}`);
-  }
-  return JSON.parse(readFileSync(found, 'utf-8')) as nbformat.INotebookContent;
-}
 
 /** Every cell's source, to show no tool changed one. */
 function sources(model: ISharedNotebook): string[] {

@@ -1,5 +1,5 @@
 /** The notebook jupyterlite-webmcp 0.1.1 annotated, for the review tests. */
-import { existsSync, readFileSync } from 'fs';
+import { readFileSync } from 'fs';
 import * as path from 'path';
 
 import { YNotebook } from '@jupyter/ydoc';
@@ -10,19 +10,11 @@ import { withJoinedStreams } from '../../src/jupyter/outputs';
 const FIXTURE = 'annotated-by-0.1.1.ipynb';
 
 /**
- * The fixture: from `shared/` beside the checkout (where CI and the brief
- * keep it), else the copy the browser tests seed from.
+ * The fixture, kept in the repository (`tests/fixtures/`), where the unit
+ * tests and the browser tests (ui-tests/jupyter.ts `readFixture`) read it.
  */
 export function fixturePath(): string {
-  const candidates = [
-    path.resolve(__dirname, '../../../shared/fixtures', FIXTURE),
-    path.resolve(__dirname, '../../ui-tests/fixtures', FIXTURE)
-  ];
-  const found = candidates.find(candidate => existsSync(candidate));
-  if (!found) {
-    throw new Error(`${FIXTURE} not found in ${candidates.join(', ')}`);
-  }
-  return found;
+  return path.resolve(__dirname, '../fixtures', FIXTURE);
 }
 
 export function fixtureContent(): nbformat.INotebookContent {

@@ -1,17 +1,12 @@
 /**
  * The review store's read side on real notebook models: the notebook
- * jupyterlite-webmcp 0.1.1 annotated (shared/fixtures), read the way the
+ * jupyterlite-webmcp 0.1.1 annotated (tests/fixtures), read the way the
  * resolver reads a file, counted as the agent may see it; and metadata that
  * was edited by hand.
  */
-import { existsSync, readFileSync } from 'fs';
-import * as path from 'path';
-
 import { YNotebook } from '@jupyter/ydoc';
-import type * as nbformat from '@jupyterlab/nbformat';
 
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
-import { withJoinedStreams } from '../../src/jupyter/outputs';
 import {
   REVIEW_METADATA_KEY,
   ReviewStore,
@@ -22,39 +17,9 @@ import {
 } from '../../src/review/storage';
 import { setAccess } from '../jupyter/ymodel';
 import { silenceKnownWarnings } from '../quiet';
+import { fixtureContent, fromFile } from './fixture';
 
 silenceKnownWarnings();
-
-const FIXTURE = 'annotated-by-0.1.1.ipynb';
-
-/**
- * The fixture: from `shared/` beside the checkout (where CI and the brief
- * keep it), else the copy the browser tests seed from.
- */
-function fixturePath(): string {
-  const candidates = [
-    path.resolve(__dirname, '../../../shared/fixtures', FIXTURE),
-    path.resolve(__dirname, '../../ui-tests/fixtures', FIXTURE)
-  ];
-  const found = candidates.find(candidate => existsSync(candidate));
-  if (!found) {
-    throw new Error(`${FIXTURE} not found in ${candidates.join(', ')}`);
-  }
-  return found;
-}
-
-function fixtureContent(): nbformat.INotebookContent {
-  return JSON.parse(
-    readFileSync(fixturePath(), 'utf-8')
-  ) as nbformat.INotebookContent;
-}
-
-/** A model built from the file exactly as the resolver builds one. */
-function fromFile(content = fixtureContent()): YNotebook {
-  const model = YNotebook.create();
-  model.fromJSON(withJoinedStreams(content));
-  return model;
-}
 
 const HIDDEN_THREAD = '71b896f7-1cd5-4dae-bddc-4b3efc9493d9';
 const CANARY = 'CANARY-THREAD-e1c0';

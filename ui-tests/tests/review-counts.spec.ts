@@ -2,7 +2,7 @@
  * The review thread counts (`review`) of jupyter_open_notebook and
  * jupyter_get_context, through native WebMCP, on the notebook
  * jupyterlite-webmcp 0.1.1 annotated (ui-tests/fixtures, a copy of
- * shared/fixtures): five threads, four of them open, one of those on the
+ * tests/fixtures): five threads, four of them open, one of those on the
  * hidden ("none") cell rv-code-2. Only agent-visible threads count, whether
  * the notebook is read from its live model or from its file.
  */

@@ -1,7 +1,7 @@
 /**
  * The seven comment tools through native WebMCP, on the notebook
  * jupyterlite-webmcp 0.1.1 annotated (ui-tests/fixtures, a copy of
- * shared/fixtures): five threads, one of them on the hidden ("none") cell
+ * tests/fixtures): five threads, one of them on the hidden ("none") cell
  * rv-code-2, one on the read-only cell rv-code-3. The hidden cell's thread
  * never appears and naming it answers exactly what an unknown id answers;
  * anchors are reported as they stand now; the agent's threads are saved in
