@@ -9,10 +9,14 @@ import type { INotebookModel, NotebookPanel } from '@jupyterlab/notebook';
 import { Token } from '@lumino/coreutils';
 import { type ISignal } from '@lumino/signaling';
 
-import { type IAnnouncedAccess } from './access/announced';
-import { type AgentAccess, type IAccessReading } from './access/model';
+import {
+  type AgentAccess,
+  type IAccessReading,
+  type IAnnouncedAccess
+} from './access/model';
 import { type ErrorCode } from './common/errors';
-// The review store's types are declared beside its reader, in review/storage.
+// The review store's types are declared with the stored format, in
+// review/format, which imports nothing of the app.
 import type {
   ICreateThreadOptions,
   IMessageAuthor,
@@ -20,7 +24,7 @@ import type {
   IReviewCounts,
   IReviewThread,
   ThreadStatus
-} from './review/storage';
+} from './review/format';
 import {
   type IProposal,
   type IRunTarget,

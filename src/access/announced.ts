@@ -17,24 +17,18 @@
  */
 import type { ISharedCell, ISharedNotebook } from '@jupyter/ydoc';
 
-import { isAgentAccess, isPlainObject, type AgentAccess } from './model';
+import {
+  isAgentAccess,
+  isPlainObject,
+  type AgentAccess,
+  type IAnnouncedAccess,
+  type IAnnouncedNotebook
+} from './model';
 import { isRestriction, type KnownAccess } from './policy';
 import { cellAccess, notebookAccess } from './read';
 import { setCellsAccess, setSharedNotebookAccess } from './writer';
 
-/** What one tab's live model restricts for one notebook. */
-export interface IAnnouncedNotebook {
-  /** The notebook's access, or null when it does not restrict it. */
-  notebook: AgentAccess | null;
-  /** The restricted cells (`read` or `none`), by id. */
-  cells: ReadonlyMap<string, AgentAccess>;
-}
-
-/** Where the readers of files learn what other tabs announced. */
-export interface IAnnouncedAccess {
-  /** The restrictions announced for a notebook path, or null when none. */
-  announced(path: string): IAnnouncedNotebook | null;
-}
+export type { IAnnouncedAccess, IAnnouncedNotebook } from './model';
 
 /** The messages the tabs exchange on the restrictions channel. */
 export type AnnouncementMessage =

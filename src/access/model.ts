@@ -432,3 +432,17 @@ export function isPlainObject(
 ): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** What one tab's live model restricts for one notebook. */
+export interface IAnnouncedNotebook {
+  /** The notebook's access, or null when it does not restrict it. */
+  notebook: AgentAccess | null;
+  /** The restricted cells (`read` or `none`), by id. */
+  cells: ReadonlyMap<string, AgentAccess>;
+}
+
+/** Where the readers of files learn what other tabs announced. */
+export interface IAnnouncedAccess {
+  /** The restrictions announced for a notebook path, or null when none. */
+  announced(path: string): IAnnouncedNotebook | null;
+}

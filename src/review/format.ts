@@ -251,3 +251,21 @@ export function readStoredThreads(metadataValue: unknown): IStoredThread[] {
   }
   return threads;
 }
+
+/** What a new thread starts with. */
+export interface ICreateThreadOptions {
+  anchor: IThreadAnchor;
+  /** The first message. */
+  body: string;
+  author: IMessageAuthor;
+  /** The time of the write; now by default. */
+  now?: Date;
+}
+
+/** A message added to a thread. */
+export interface IMessageOptions {
+  body: string;
+  author: IMessageAuthor;
+  /** The time of the write; now by default (reply only). */
+  now?: Date;
+}

@@ -26,7 +26,6 @@ import {
   type IReviewCounts,
   type IReviewThread,
   type IStoredThread,
-  type IThreadAnchor,
   type IThreadMessage,
   REVIEW_METADATA_KEY,
   REVIEW_METADATA_VERSION,
@@ -44,6 +43,9 @@ import {
   sortedKeys,
   timeAfter
 } from './merge';
+import type { ICreateThreadOptions, IMessageOptions } from './format';
+
+export type { ICreateThreadOptions, IMessageOptions } from './format';
 
 export {
   type AnchorKind,
@@ -203,24 +205,6 @@ export function newId(): string {
   ]
     .map(part => part.join(''))
     .join('-');
-}
-
-/** What a new thread starts with. */
-export interface ICreateThreadOptions {
-  anchor: IThreadAnchor;
-  /** The first message. */
-  body: string;
-  author: IMessageAuthor;
-  /** The time of the write; now by default. */
-  now?: Date;
-}
-
-/** A message added to a thread. */
-export interface IMessageOptions {
-  body: string;
-  author: IMessageAuthor;
-  /** The time of the write; now by default (reply only). */
-  now?: Date;
 }
 
 /** What the store remembers of one model it wrote to. */

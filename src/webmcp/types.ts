@@ -60,3 +60,23 @@ export interface IToolResult {
   structuredContent?: unknown;
   isError?: true;
 }
+
+/**
+ * One error as ajv reports it (the subset of ajv's ErrorObject read here).
+ */
+export interface IValidationError {
+  keyword: string;
+  instancePath: string;
+  schemaPath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/**
+ * A validation function as ajv compiles it, with `useDefaults` and
+ * `allErrors: false`: fills defaults into `data`, returns whether it is valid
+ * and leaves the (first) error in `errors`.
+ */
+export type CompiledValidator = ((data: unknown) => boolean) & {
+  errors?: IValidationError[] | null;
+};

@@ -17,25 +17,9 @@ const MAX_ECHO_CHARS = 64;
 /** A JSON-like value object. */
 type JSONObject = Record<string, unknown>;
 
-/**
- * One error as ajv reports it (the subset of ajv's ErrorObject read here).
- */
-export interface IValidationError {
-  keyword: string;
-  instancePath: string;
-  schemaPath: string;
-  params: Record<string, unknown>;
-  message?: string;
-}
+import type { CompiledValidator, IValidationError } from './types';
 
-/**
- * A validation function as ajv compiles it, with `useDefaults` and
- * `allErrors: false`: fills defaults into `data`, returns whether it is valid
- * and leaves the (first) error in `errors`.
- */
-export type CompiledValidator = ((data: unknown) => boolean) & {
-  errors?: IValidationError[] | null;
-};
+export type { CompiledValidator, IValidationError } from './types';
 
 /**
  * Validates arguments against the compiled input schemas.

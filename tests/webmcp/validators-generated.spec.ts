@@ -193,7 +193,7 @@ describe('validators.generated.ts', () => {
     const imports = [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]/g)].map(
       match => match[1]
     );
-    expect(imports.sort()).toEqual(['./schemas', './validate']);
+    expect(imports.sort()).toEqual(['./schemas', './types']);
     expect(text).not.toMatch(/\brequire\(/);
     expect(text).not.toMatch(/['"]ajv/);
   });

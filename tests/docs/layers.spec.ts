@@ -1,0 +1,244 @@
+/**
+ * The import rules of docs/architecture.md ("Import rules"), checked on the
+ * source so the layering cannot drift: which folder of src/ may import which,
+ * tokens.ts importing types only, and no import cycle between files, type
+ * imports included. Imports are read with TypeScript's own parser.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import * as ts from 'typescript';
+
+const ROOT = path.join(__dirname, '..', '..');
+const SRC = path.join(ROOT, 'src');
+
+/** A module's unit: its folder under src/, or the top-level file. */
+function unitOf(file: string): string {
+  const relative = path.relative(SRC, file).split(path.sep);
+  return relative.length > 1 ? `${relative[0]}/` : relative[0];
+}
+
+interface IImport {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(entry => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      return sourceFiles(file);
+    }
+    return /\.tsx?$/.test(entry.name) ? [file] : [];
+  });
+}
+
+function resolve(from: string, specifier: string): string | null {
+  const base = path.resolve(path.dirname(from), specifier);
+  for (const candidate of [
+    `${base}.ts`,
+    `${base}.tsx`,
+    path.join(base, 'index.ts')
+  ]) {
+    if (fs.existsSync(candidate)) {
+      return candidate;
+    }
+  }
+  return null;
+}
+
+/** Whether an import or export declaration brings in types only. */
+function typeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isImportDeclaration(node)) {
+    const clause = node.importClause;
+    if (!clause) {
+      return false; // a side-effect import
+    }
+    if (clause.isTypeOnly) {
+      return true;
+    }
+    const bindings = clause.namedBindings;
+    return (
+      !clause.name &&
+      bindings !== undefined &&
+      ts.isNamedImports(bindings) &&
+      bindings.elements.length > 0 &&
+      bindings.elements.every(element => element.isTypeOnly)
+    );
+  }
+  if (node.isTypeOnly) {
+    return true;
+  }
+  const clause = node.exportClause;
+  return (
+    clause !== undefined &&
+    ts.isNamedExports(clause) &&
+    clause.elements.length > 0 &&
+    clause.elements.every(element => element.isTypeOnly)
+  );
+}
+
+function importsOf(file: string): IImport[] {
+  const text = fs.readFileSync(file, 'utf-8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest);
+  const found: IImport[] = [];
+  for (const node of source.statements) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier) &&
+      node.moduleSpecifier.text.startsWith('.')
+    ) {
+      const to = resolve(file, node.moduleSpecifier.text);
+      if (to) {
+        found.push({ from: file, to, typeOnly: typeOnly(node) });
+      }
+    }
+  }
+  return found;
+}
+
+const FILES = sourceFiles(SRC);
+const IMPORTS = FILES.flatMap(importsOf);
+
+/**
+ * What each unit may import besides itself (docs/architecture.md, "Import
+ * rules"). `tokens.ts` and `limits.ts` are open to every unit but common/
+ * (limits.ts only).
+ */
+const ALLOWED: Record<string, string[]> = {
+  'common/': ['limits.ts'],
+  'limits.ts': [],
+  'tokens.ts': [
+    'common/',
+    'access/',
+    'review/',
+    'propose/',
+    'selection/',
+    'revert/'
+  ],
+  'access/': ['common/', 'limits.ts', 'tokens.ts'],
+  'review/': ['common/', 'limits.ts', 'tokens.ts', 'access/'],
+  'selection/': ['common/', 'limits.ts', 'tokens.ts', 'access/'],
+  'propose/': ['common/', 'limits.ts', 'tokens.ts', 'access/'],
+  'revert/': ['common/', 'limits.ts', 'tokens.ts', 'access/'],
+  'jupyter/': [
+    'common/',
+    'limits.ts',
+    'tokens.ts',
+    'access/',
+    'review/',
+    'selection/',
+    'propose/',
+    'revert/'
+  ],
+  'webmcp/': [
+    'common/',
+    'limits.ts',
+    'tokens.ts',
+    'access/',
+    'review/',
+    'selection/',
+    'propose/',
+    'revert/',
+    'jupyter/'
+  ],
+  'panel/': [
+    'common/',
+    'limits.ts',
+    'tokens.ts',
+    'access/',
+    'review/',
+    'selection/',
+    'propose/',
+    'revert/'
+  ],
+  'index.ts': [
+    'tokens.ts',
+    'access/',
+    'review/',
+    'selection/',
+    'propose/',
+    'revert/',
+    'jupyter/',
+    'webmcp/',
+    'panel/'
+  ]
+};
+
+const name = (file: string) => path.relative(ROOT, file);
+
+describe('import rules (docs/architecture.md)', () => {
+  it('reads the imports at all (the checks below are not vacuous)', () => {
+    expect(FILES.length).toBeGreaterThan(50);
+    expect(IMPORTS.length).toBeGreaterThan(300);
+  });
+
+  it('every unit of src/ has its rule', () => {
+    const units = [...new Set(FILES.map(unitOf))].sort();
+    expect(units.filter(unit => !(unit in ALLOWED))).toEqual([]);
+  });
+
+  it('each unit imports only what its layer may', () => {
+    const broken = IMPORTS.filter(({ from, to }) => {
+      const [a, b] = [unitOf(from), unitOf(to)];
+      return a !== b && !ALLOWED[a].includes(b);
+    }).map(({ from, to }) => `${name(from)} -> ${name(to)}`);
+    expect(broken).toEqual([]);
+  });
+
+  it('tokens.ts imports types only: it declares the contract, no implementation runs for it', () => {
+    const values = IMPORTS.filter(
+      ({ from, typeOnly }) => unitOf(from) === 'tokens.ts' && !typeOnly
+    ).map(({ to }) => name(to));
+    expect(values).toEqual([]);
+  });
+
+  it('no import cycle between files, type imports included', () => {
+    const edges = new Map<string, string[]>();
+    for (const { from, to } of IMPORTS) {
+      edges.set(from, [...(edges.get(from) ?? []), to]);
+    }
+    // Tarjan's strongly connected components: each of more than one file
+    // is a cycle
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const cycles: string[][] = [];
+    let next = 0;
+    const visit = (file: string) => {
+      index.set(file, next);
+      low.set(file, next);
+      next++;
+      stack.push(file);
+      onStack.add(file);
+      for (const to of edges.get(file) ?? []) {
+        if (!index.has(to)) {
+          visit(to);
+          low.set(file, Math.min(low.get(file)!, low.get(to)!));
+        } else if (onStack.has(to)) {
+          low.set(file, Math.min(low.get(file)!, index.get(to)!));
+        }
+      }
+      if (low.get(file) === index.get(file)) {
+        const component: string[] = [];
+        let member: string;
+        do {
+          member = stack.pop()!;
+          onStack.delete(member);
+          component.push(name(member));
+        } while (member !== file);
+        if (component.length > 1) {
+          cycles.push(component.sort());
+        }
+      }
+    };
+    for (const file of FILES) {
+      if (!index.has(file)) {
+        visit(file);
+      }
+    }
+    expect(cycles).toEqual([]);
+  });
+});
