@@ -354,6 +354,28 @@ export function defineBridgeSuite(kind: BridgeKind): void {
     }
   });
 
+  // What each bridge does while a call waits for the human (measured on
+  // JupyterLab, chrome-devtools-mcp 1.11.0, @playwright/mcp 0.0.83; the
+  // figures are in docs/clients.md, section 6):
+  // - Neither bridge has a time-out of its own. chrome-devtools-mcp sends
+  //   CDP `WebMCP.invokeTool`, which answers at once with an invocation id,
+  //   then waits for `WebMCP.toolResponded` with no timer (the protocol
+  //   time-out only bounds the first answer); @playwright/mcp awaits the
+  //   page's `executeTool` in an evaluate, which has none either, then lets
+  //   the page settle (0.5 s). A run accepted after 180 s answered through
+  //   both (client time-out 600 s) with its result.
+  // - What ends the wait early is the MCP client's request time-out (the
+  //   SDK's default 60 s: `-32001 Request timed out` at 60.0 s through
+  //   both). The proposal stays in the page; an Accept after that still
+  //   runs the cells, and the agent learns it only by reading the cell.
+  // - chrome-devtools-mcp runs one page tool call at a time: every call
+  //   sent meanwhile waits behind the waiting one (and may time out too),
+  //   and a call the client gave up on still reaches the page once the
+  //   bridge gets to it: a retried run became a second proposal right
+  //   after the first was accepted. @playwright/mcp answers other calls
+  //   meanwhile; a retry of the same run answers PROPOSAL_ALREADY_PENDING.
+  // The tests below keep the wait short (the human decides at once) and
+  // check the order of answers, the result and that nothing ran before.
   test('a run waiting for the human in Propose mode: Accept runs it', async () => {
     const { bridge, jupyter, human } = get();
     await human.command('jupyterlite-webmcp:set-propose-mode', {
