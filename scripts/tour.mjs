@@ -8,8 +8,9 @@
  * same path a desktop agent takes (docs/clients.md): an MCP client over
  * stdio. Every call and its answer is printed and written to
  * demo/_tour/tour.log; the human's side (switching Propose mode on, accepting
- * the proposal) is played through Playwright attached to the same browser,
- * and screenshots of what the human sees are saved beside the log.
+ * the proposed edit, then the run that waits for approval) is played through
+ * Playwright attached to the same browser, and screenshots of what the human
+ * sees are saved beside the log.
  *
  * Exits 0 when every step answered as expected, 1 otherwise.
  */
@@ -30,6 +31,13 @@ const PYTHON = fs.existsSync(path.join(REPO, '.venv/bin/python'))
   : 'python3';
 const CHROMIUM = process.env.TOUR_CHROMIUM ?? '/usr/bin/chromium';
 const NOTEBOOK = 'analysis.ipynb';
+
+/**
+ * A review block as the page shows it, for every kind of proposal: the
+ * section, with the id of its proposal, and the Accept / Deny buttons.
+ */
+const BLOCK = 'section.jp-ProposalBlock';
+const ACCEPT = 'button.jp-mod-accept';
 
 fs.mkdirSync(OUT, { recursive: true });
 const logFile = fs.createWriteStream(path.join(OUT, 'tour.log'));
@@ -284,9 +292,7 @@ async function main() {
     source: 'print(f"{len(MONTHS)} months of sales, {len(UNITS)} products")',
     expectedSourceHash: before.value?.cells?.[0]?.sourceHash
   });
-  const block = page.getByRole('region', {
-    name: 'Agent proposes a change to this cell'
-  });
+  const block = page.locator(BLOCK);
   await block.waitFor({ state: 'visible', timeout: 30_000 });
   await block.scrollIntoViewIfNeeded();
   const shot1 = path.join(OUT, '1-proposal-waiting.png');
@@ -295,17 +301,51 @@ async function main() {
     `[human] sees the proposed diff under the cell: ${path.relative(REPO, shot1)}`
   );
   log('[human] clicks Accept');
-  await block.getByRole('button', { name: 'Accept' }).click();
+  await block.locator(ACCEPT).click();
   const accepted = await proposing;
   check(
     accepted.value?.status === 'accepted',
     'the edit waited for the human and answered "accepted"'
   );
 
-  const rerun = await call(client, 'jupyter_run_cells', { cellIds: [newId] });
+  // still in Propose mode: the run waits for the human too, nothing runs
+  // before Accept, and the answer is the run's result
+  const countOf = () =>
+    page.evaluate(id => {
+      const panel = window.jupyterapp.shell.currentWidget;
+      const cell = panel?.content?.widgets?.find(w => w.model.id === id);
+      return cell?.model.executionCount ?? null;
+    }, newId);
+  const countBefore = await countOf();
+  const running = call(client, 'jupyter_run_cells', { cellIds: [newId] });
+  await block.waitFor({ state: 'visible', timeout: 30_000 });
+  await block.scrollIntoViewIfNeeded();
+  const runProposal = await block.getAttribute('data-proposal-id');
+  const shot2 = path.join(OUT, '2-run-waiting.png');
+  await page.screenshot({ path: shot2 });
+  log(
+    `[human] sees the run waiting for approval: ${path.relative(REPO, shot2)}`
+  );
   check(
-    rerun.value?.results?.[0]?.outputSummary?.includes('12 months of sales'),
-    'runs the accepted cell'
+    (await countOf()) === countBefore,
+    `nothing ran before the human decided (execution count ${countBefore})`
+  );
+  log('[human] clicks Accept');
+  await block.locator(ACCEPT).click();
+  const rerun = await running;
+  const result = rerun.value?.results?.[0];
+  log(
+    `[agent] the run's answer: status ${rerun.value?.status}, cell ${result?.cellId} ` +
+      `execution count ${result?.executionCount}, output ${JSON.stringify(result?.outputSummary)}, ` +
+      `proposal ${rerun.value?.proposalId}`
+  );
+  check(
+    rerun.value?.status === 'ok' &&
+      rerun.value?.proposalId === runProposal &&
+      typeof result?.executionCount === 'number' &&
+      result.executionCount !== countBefore &&
+      result.outputSummary?.includes('12 months of sales'),
+    'the run waited for the human, then ran the accepted cell'
   );
 
   const missing = await call(client, 'jupyter_get_cells', {
@@ -331,9 +371,9 @@ async function main() {
     );
   }
   await page.waitForTimeout(500);
-  const shot2 = path.join(OUT, '2-after-the-tour.png');
-  await page.screenshot({ path: shot2 });
-  log(`\n[human] the notebook after the tour: ${path.relative(REPO, shot2)}`);
+  const shot3 = path.join(OUT, '3-after-the-tour.png');
+  await page.screenshot({ path: shot3 });
+  log(`\n[human] the notebook after the tour: ${path.relative(REPO, shot3)}`);
 
   await client.close();
   // close the browser as its owner would, then remove its throwaway profile

@@ -28,6 +28,18 @@ interface ICellSnapshot {
   outputs?: { outputType: string; text?: string; name?: string }[];
 }
 
+/** What `jupyter_run_cells` answers once its cells ran. */
+interface IRunAnswer {
+  status: string;
+  proposalId?: string;
+  results: {
+    cellId: string;
+    status: string;
+    executionCount?: number | null;
+    outputSummary: string;
+  }[];
+}
+
 /** The parts of a shared setup the tests of one file use. */
 export interface IBridgeSetup {
   chromium: DebuggableChromium;
@@ -334,6 +346,154 @@ export function defineBridgeSuite(kind: BridgeKind): void {
         kind === 'chrome-devtools-mcp'
           ? ['update', 'context']
           : ['context', 'update']
+      );
+    } finally {
+      await human.command('jupyterlite-webmcp:set-propose-mode', {
+        mode: 'direct'
+      });
+    }
+  });
+
+  // What each bridge does while a call waits for the human (measured on
+  // JupyterLab, chrome-devtools-mcp 1.11.0, @playwright/mcp 0.0.83; the
+  // figures are in docs/clients.md, section 6):
+  // - Neither bridge has a time-out of its own. chrome-devtools-mcp sends
+  //   CDP `WebMCP.invokeTool`, which answers at once with an invocation id,
+  //   then waits for `WebMCP.toolResponded` with no timer (the protocol
+  //   time-out only bounds the first answer); @playwright/mcp awaits the
+  //   page's `executeTool` in an evaluate, which has none either, then lets
+  //   the page settle (0.5 s). A run accepted after 180 s answered through
+  //   both (client time-out 600 s) with its result.
+  // - What ends the wait early is the MCP client's request time-out (the
+  //   SDK's default 60 s: `-32001 Request timed out` at 60.0 s through
+  //   both). The proposal stays in the page; an Accept after that still
+  //   runs the cells, and the agent learns it only by reading the cell.
+  // - chrome-devtools-mcp runs one page tool call at a time: every call
+  //   sent meanwhile waits behind the waiting one (and may time out too),
+  //   and a call the client gave up on still reaches the page once the
+  //   bridge gets to it: a retried run became a second proposal right
+  //   after the first was accepted. @playwright/mcp answers other calls
+  //   meanwhile; a retry of the same run answers PROPOSAL_ALREADY_PENDING.
+  // The tests below keep the wait short (the human decides at once) and
+  // check the order of answers, the result and that nothing ran before.
+  test('a run waiting for the human in Propose mode: Accept runs it', async () => {
+    const { bridge, jupyter, human } = get();
+    await human.command('jupyterlite-webmcp:set-propose-mode', {
+      mode: 'propose'
+    });
+    try {
+      const countOf = async () =>
+        (await jupyter.cellRuns(notebookPath)).find(
+          cell => cell.id === insertedId
+        )!.executionCount;
+      const countBefore = await countOf();
+      const order: string[] = [];
+      const run = bridge
+        .call<IRunAnswer>('jupyter_run_cells', { cellIds: [insertedId] })
+        .then(result => (order.push('run'), result));
+      // the review block (the DOM contract every kind keeps: the section,
+      // its proposal id, the Accept and Deny classes)
+      const block = (await jupyter.notebook(notebookPath)).locator(
+        'section.jp-ProposalBlock'
+      );
+      await expect(block).toHaveCount(1);
+      await expect(block).toBeVisible();
+      const proposalId = await block.getAttribute('data-proposal-id');
+      expect(proposalId).toBeTruthy();
+      const context = bridge
+        .call<{ kernel: { status: string } }>('jupyter_get_context')
+        .then(result => (order.push('context'), result));
+      if (kind === 'chrome-devtools-mcp') {
+        // queued behind the waiting run: nothing answers until the human
+        await new Promise(resolve => setTimeout(resolve, 2_000));
+        expect(order).toEqual([]);
+      } else {
+        const read = await context;
+        expect(read.isError).toBe(false);
+        // nothing runs while the run waits
+        expect(read.structured?.kernel.status).toBe('idle');
+        expect(order).toEqual(['context']);
+      }
+      // nothing ran before the human decided
+      expect(await countOf()).toBe(countBefore);
+      await expect(block).toBeVisible();
+      // the human's real click in the page
+      await block.locator('button.jp-mod-accept').click();
+      const [ran] = await Promise.all([run, context]);
+      expect(ran.isError).toBe(false);
+      expect(ran.mcpIsError).toBe(false);
+      expect(ran.structured).toMatchObject({
+        status: 'ok',
+        proposalId,
+        results: [
+          {
+            cellId: insertedId,
+            status: 'ok',
+            executionCount: expect.any(Number)
+          }
+        ]
+      });
+      const count = ran.structured!.results[0].executionCount!;
+      expect(count).toBeGreaterThan(countBefore ?? 0);
+      expect(ran.structured?.results[0].outputSummary).toContain('42');
+      // the count the agent got is the one the human sees on the cell
+      expect(await countOf()).toBe(count);
+      await expect(block).toHaveCount(0);
+      expect(order).toEqual(
+        kind === 'chrome-devtools-mcp' ? ['run', 'context'] : ['context', 'run']
+      );
+    } finally {
+      await human.command('jupyterlite-webmcp:set-propose-mode', {
+        mode: 'direct'
+      });
+    }
+  });
+
+  test('an insert the human denies with a reason: no cell, the reason returned', async () => {
+    const { bridge, jupyter, human } = get();
+    await human.command('jupyterlite-webmcp:set-propose-mode', {
+      mode: 'propose'
+    });
+    try {
+      const idsBefore = await human.cellIds({ path: notebookPath });
+      const insert = bridge.call('jupyter_insert_cell', {
+        referenceCellId: insertedId,
+        position: 'below',
+        source: 'print("never inserted")'
+      });
+      const block = (await jupyter.notebook(notebookPath)).locator(
+        'section.jp-ProposalBlock'
+      );
+      await expect(block).toHaveCount(1);
+      await expect(block).toBeVisible();
+      const proposalId = await block.getAttribute('data-proposal-id');
+      expect(proposalId).toBeTruthy();
+      // shown, but not in the notebook while it waits
+      expect(await human.cellIds({ path: notebookPath })).toEqual(idsBefore);
+      const reason = 'Not this cell: keep the notebook short.';
+      const field = block.locator('.jp-ProposalBlock-reason');
+      await field.click();
+      await field.pressSequentially(reason);
+      await expect(field).toHaveValue(reason);
+      await block.locator('button.jp-mod-deny').click();
+      const denied = await insert;
+      // not an error: the agent learns the human's answer
+      expect(denied.isError).toBe(false);
+      expect(denied.mcpIsError).toBe(false);
+      if (kind === 'chrome-devtools-mcp') {
+        expect(denied.status).toBe('Completed');
+      }
+      expect(denied.structured).toEqual({
+        status: 'denied',
+        code: 'PROPOSAL_DENIED',
+        proposalId,
+        cellId: null,
+        reason
+      });
+      await expect(block).toHaveCount(0);
+      expect(await human.cellIds({ path: notebookPath })).toEqual(idsBefore);
+      expect(await human.cellSources({ path: notebookPath })).not.toContain(
+        'print("never inserted")'
       );
     } finally {
       await human.command('jupyterlite-webmcp:set-propose-mode', {
