@@ -15,6 +15,7 @@
  * and the key should be deleted.
  */
 import { JSONExt, type PartialJSONObject } from '@lumino/coreutils';
+import { isPlainObject } from '../common/json';
 import { LIMITS } from '../limits';
 
 /** The cell and notebook metadata key; part of the file format. */
@@ -426,12 +427,7 @@ function entryToJSON(entry: IHistoryEntry): PartialJSONObject {
   return json;
 }
 
-/** Whether a value is a JSON object (not null, not an array). */
-export function isPlainObject(
-  value: unknown
-): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isPlainObject } from '../common/json';
 
 /** What one tab's live model restricts for one notebook. */
 export interface IAnnouncedNotebook {

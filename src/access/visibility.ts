@@ -35,6 +35,7 @@ import { type Contents } from '@jupyterlab/services';
 
 import { LIMITS } from '../limits';
 import { contentsFailure } from '../common/contents-errors';
+import { isPlainObject } from '../common/json';
 import { ACCESS_METADATA_KEY, readNotebookAccess } from './model';
 import { type IAnnouncedAccess } from './announced';
 import { isHidden } from './policy';
@@ -231,7 +232,5 @@ function notebookJson(content: unknown): { metadata?: unknown } | null {
       return null;
     }
   }
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as { metadata?: unknown })
-    : null;
+  return isPlainObject(value) ? (value as { metadata?: unknown }) : null;
 }

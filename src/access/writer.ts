@@ -10,6 +10,7 @@ import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import type { Contents } from '@jupyterlab/services';
 import { type IDisposable } from '@lumino/disposable';
 
+import { asOwnUndoStep } from '../common/undo-step';
 import { type ICellAccessChange, type INotebookAccessChange } from '../tokens';
 import {
   ACCESS_METADATA_KEY,
@@ -56,19 +57,17 @@ export function setCellsAccess(
   }
   // One undo step of its own: not merged with an edit (or another access
   // change) made just before or after.
-  const undo = (notebook as { undoManager?: { stopCapturing(): void } })
-    .undoManager;
-  undo?.stopCapturing();
-  notebook.transact(() => {
-    for (const { cell, value } of writes) {
-      if (value === undefined) {
-        cell.deleteMetadata(ACCESS_METADATA_KEY);
-      } else {
-        cell.setMetadata(ACCESS_METADATA_KEY, value);
+  asOwnUndoStep(notebook, () =>
+    notebook.transact(() => {
+      for (const { cell, value } of writes) {
+        if (value === undefined) {
+          cell.deleteMetadata(ACCESS_METADATA_KEY);
+        } else {
+          cell.setMetadata(ACCESS_METADATA_KEY, value);
+        }
       }
-    }
-  });
-  undo?.stopCapturing();
+    })
+  );
   return writes.length;
 }
 

@@ -1,6 +1,14 @@
 /**
- * The size of JSON-escaped text, measured without serializing. Pure.
+ * JSON values: whether one is an object, and the size of JSON-escaped text,
+ * measured without serializing. Pure.
  */
+
+/** Whether a value is a JSON object (not null, not an array). */
+export function isPlainObject(
+  value: unknown
+): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /**
  * The UTF-8 length of `JSON.stringify(text)`, quotes included, computed

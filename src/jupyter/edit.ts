@@ -18,6 +18,7 @@ import { withAgentAttribution } from '../access/guard';
 import { recordAgentAction } from '../access/provenance';
 import { sourceHash } from '../common/hash';
 import { replaceSource } from '../common/source-edit';
+import { asOwnUndoStep } from '../common/undo-step';
 import { callKey, recordAgentEdit } from '../revert/journal';
 import { LIMITS } from '../limits';
 import { type IProposals } from '../tokens';
@@ -89,11 +90,6 @@ function reread(notebook: ILiveNotebook, cellId: string): ICellWriteResult {
   };
 }
 
-/** What YNotebook and its cells expose of their Yjs undo managers. */
-interface IUndoable {
-  undoManager?: { stopCapturing(): void } | null;
-}
-
 /**
  * Run `write` as one undo step of its own, attributed to the agent: whatever
  * the human typed just before is closed off, and nothing typed after merges
@@ -104,18 +100,16 @@ function asOneStep(
   cell: ISharedCell | null,
   write: () => void
 ): void {
-  const undo =
-    (cell as IUndoable | null)?.undoManager ??
-    (model as unknown as IUndoable).undoManager;
-  undo?.stopCapturing();
-  withAgentAttribution(() => {
-    if (cell) {
-      cell.transact(write);
-    } else {
-      model.transact(write);
-    }
-  });
-  undo?.stopCapturing();
+  const history = cell && (cell as { undoManager?: unknown }).undoManager;
+  asOwnUndoStep(history ? cell : model, () =>
+    withAgentAttribution(() => {
+      if (cell) {
+        cell.transact(write);
+      } else {
+        model.transact(write);
+      }
+    })
+  );
 }
 
 /** Arguments of `jupyter_insert_cell`. */

@@ -39,6 +39,7 @@ import {
   type IThreadAnchor,
   type ThreadStatus
 } from '../review/storage';
+import { commentBodyOverflow } from '../review/format';
 import { type IReviewStore } from '../tokens';
 import { type ICallTrace, NO_CALL } from './call';
 import { cellAccess } from '../access/read';
@@ -98,18 +99,30 @@ function assertMessage(body: string, key: string): void {
       { key }
     );
   }
-  assertBytes(body, key, LIMITS.MAX_COMMENT_BODY_BYTES);
+  assertCommentBody(body, key);
+}
+
+/** Refuse a message over the comment-body bound; never cut it. */
+function assertCommentBody(body: string, key: string): void {
+  const bytes = commentBodyOverflow(body);
+  if (bytes !== null) {
+    throw overBound(key, bytes, LIMITS.MAX_COMMENT_BODY_BYTES);
+  }
 }
 
 function assertBytes(text: string, key: string, max: number): void {
   const bytes = utf8Length(text);
   if (bytes > max) {
-    throw new ToolError(
-      'INVALID_ARGUMENT',
-      `Invalid argument "${key}": ${bytes} bytes of UTF-8, more than the ${max} allowed. Nothing was written.`,
-      { key, bytes }
-    );
+    throw overBound(key, bytes, max);
   }
+}
+
+function overBound(key: string, bytes: number, max: number): ToolError {
+  return new ToolError(
+    'INVALID_ARGUMENT',
+    `Invalid argument "${key}": ${bytes} bytes of UTF-8, more than the ${max} allowed. Nothing was written.`,
+    { key, bytes }
+  );
 }
 
 function invalidAnchor(key: string, message: string): ToolError {
@@ -655,7 +668,7 @@ export async function resolveComment(
   call: ICallTrace = NO_CALL
 ): Promise<ICappedThreadResult> {
   const closing = args.resolutionMessage ?? '';
-  assertBytes(closing, 'resolutionMessage', LIMITS.MAX_COMMENT_BODY_BYTES);
+  assertCommentBody(closing, 'resolutionMessage');
   const { model, path, thread } = await writableThread(services, args, call);
   const updated = services.review.setStatus(
     model,

@@ -17,6 +17,7 @@ import type { ISharedNotebook } from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
 import type { PartialJSONObject } from '@lumino/coreutils';
 
+import { isPlainObject } from '../common/json';
 import { utf8Length } from '../common/text';
 
 /** The notebook metadata key of the journal. */
@@ -97,13 +98,9 @@ export function callKey(callId: number): string {
 
 const KINDS: readonly AgentEditKind[] = ['insert', 'update', 'delete'];
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** One stored entry, or null when it cannot be used to revert anything. */
 function readEdit(value: unknown): IAgentEdit | null {
-  if (!isObject(value)) {
+  if (!isPlainObject(value)) {
     return null;
   }
   const { id, at, tool, kind, cellId } = value;
@@ -146,7 +143,7 @@ function readEdit(value: unknown): IAgentEdit | null {
     case 'delete': {
       const cell = value.cell;
       if (
-        !isObject(cell) ||
+        !isPlainObject(cell) ||
         typeof cell.cell_type !== 'string' ||
         typeof value.index !== 'number' ||
         !Number.isInteger(value.index) ||
@@ -175,7 +172,7 @@ function readEdit(value: unknown): IAgentEdit | null {
  * guessed at; an entry id seen twice keeps its first.
  */
 export function readJournal(value: unknown): IAgentEdit[] {
-  if (!isObject(value) || !Array.isArray(value.edits)) {
+  if (!isPlainObject(value) || !Array.isArray(value.edits)) {
     return [];
   }
   const seen = new Set<string>();
@@ -315,7 +312,7 @@ function readStored(model: ISharedNotebook): IStored {
     kept = {
       edits: readJournal(value),
       forgotten:
-        isObject(value) && typeof value.forgottenAt === 'string'
+        isPlainObject(value) && typeof value.forgottenAt === 'string'
           ? value.forgottenAt
           : null
     };

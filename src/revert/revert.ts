@@ -16,6 +16,7 @@ import type * as nbformat from '@jupyterlab/nbformat';
 
 import { sourceHash } from '../common/hash';
 import { replaceSource } from '../common/source-edit';
+import { asOwnUndoStep } from '../common/undo-step';
 import { recordHistory } from '../access/provenance';
 import { agentEdits, type IAgentEdit } from './journal';
 
@@ -150,11 +151,6 @@ function restoreIndex(order: readonly string[], edit: IAgentEdit): number {
   return Math.min(edit.index ?? order.length, order.length);
 }
 
-/** What YNotebook exposes of its undo manager. */
-interface IUndoable {
-  undoManager?: { stopCapturing(): void } | null;
-}
-
 /**
  * Revert entries of a notebook's journal, newest first, as one step of the
  * notebook's undo history: `ids` names the entries (one, or every entry since
@@ -206,46 +202,45 @@ export function revertEdits(
   }
   const edited = new Set<string>();
   const restored = new Set<string>();
-  const undo = (model as unknown as IUndoable).undoManager;
-  undo?.stopCapturing();
-  // `model.cells` follows the cells only once the transaction ends: inside
-  // it, positions come from this list of ids, kept in step with each write.
-  const order = model.cells.map(cell => cell.id);
-  const byId = new Map<string, ISharedCell>();
-  for (const cell of [...model.cells].reverse()) {
-    byId.set(cell.id, cell);
-  }
-  model.transact(() => {
-    for (const edit of outcome.reverted) {
-      switch (edit.kind) {
-        case 'update':
-          replaceSource(byId.get(edit.cellId)!, edit.before ?? '');
-          edited.add(edit.cellId);
-          break;
-        case 'insert': {
-          const index = order.indexOf(edit.cellId);
-          model.deleteCell(index);
-          order.splice(index, 1);
-          byId.delete(edit.cellId);
-          edited.delete(edit.cellId);
-          restored.delete(edit.cellId);
-          break;
-        }
-        case 'delete': {
-          const index = restoreIndex(order, edit);
-          const cell = model.insertCell(index, {
-            ...(edit.cell as nbformat.ICell),
-            id: edit.cellId
-          } as never);
-          order.splice(index, 0, edit.cellId);
-          byId.set(edit.cellId, cell);
-          restored.add(edit.cellId);
-          break;
+  asOwnUndoStep(model, () => {
+    // `model.cells` follows the cells only once the transaction ends: inside
+    // it, positions come from this list of ids, kept in step with each write.
+    const order = model.cells.map(cell => cell.id);
+    const byId = new Map<string, ISharedCell>();
+    for (const cell of [...model.cells].reverse()) {
+      byId.set(cell.id, cell);
+    }
+    model.transact(() => {
+      for (const edit of outcome.reverted) {
+        switch (edit.kind) {
+          case 'update':
+            replaceSource(byId.get(edit.cellId)!, edit.before ?? '');
+            edited.add(edit.cellId);
+            break;
+          case 'insert': {
+            const index = order.indexOf(edit.cellId);
+            model.deleteCell(index);
+            order.splice(index, 1);
+            byId.delete(edit.cellId);
+            edited.delete(edit.cellId);
+            restored.delete(edit.cellId);
+            break;
+          }
+          case 'delete': {
+            const index = restoreIndex(order, edit);
+            const cell = model.insertCell(index, {
+              ...(edit.cell as nbformat.ICell),
+              id: edit.cellId
+            } as never);
+            order.splice(index, 0, edit.cellId);
+            byId.set(edit.cellId, cell);
+            restored.add(edit.cellId);
+            break;
+          }
         }
       }
-    }
+    });
   });
-  undo?.stopCapturing();
   const at = new Date().toISOString();
   for (const cell of model.cells) {
     if (restored.has(cell.id)) {

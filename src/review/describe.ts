@@ -6,10 +6,9 @@
  */
 import { type TranslationBundle } from '@jupyterlab/translation';
 
-import { utf8Length } from '../common/text';
 import { LIMITS } from '../limits';
 import { type IAnchorStatus } from './anchors';
-import { type IThreadAnchor } from './format';
+import { commentBodyOverflow, type IThreadAnchor } from './format';
 
 /** The short name of an anchor's state, for a label. */
 export type AnchorStateName =
@@ -132,8 +131,8 @@ export function messageProblem(
   if (body.trim() === '') {
     return trans.__('Write a message first.');
   }
-  const bytes = utf8Length(body);
-  if (bytes > LIMITS.MAX_COMMENT_BODY_BYTES) {
+  const bytes = commentBodyOverflow(body);
+  if (bytes !== null) {
     return trans.__(
       'The message is %1 bytes of UTF-8; at most %2 are allowed.',
       bytes,

@@ -19,6 +19,9 @@
  * so any JSON value (or none) may be stored. A thread that cannot be
  * understood is skipped, never thrown on; a tool reading it still answers.
  */
+import { isPlainObject } from '../common/json';
+import { utf8Length } from '../common/text';
+import { LIMITS } from '../limits';
 
 /** The notebook metadata key review threads live under; part of the file format. */
 export const REVIEW_METADATA_KEY = 'jupyterlite_webmcp_review';
@@ -97,12 +100,6 @@ const STATUSES: readonly string[] = ['open', 'resolved'];
 const ANCHOR_KINDS: readonly string[] = ['cell', 'source-range', 'output'];
 const AUTHOR_KINDS: readonly string[] = ['human', 'agent'];
 
-type JSONRecord = Record<string, unknown>;
-
-function isRecord(value: unknown): value is JSONRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isText(value: unknown): value is string {
   return typeof value === 'string' && value !== '';
 }
@@ -112,7 +109,7 @@ function isIndex(value: unknown): value is number {
 }
 
 function readPosition(value: unknown): ISourcePosition | null {
-  return isRecord(value) && isIndex(value.line) && isIndex(value.column)
+  return isPlainObject(value) && isIndex(value.line) && isIndex(value.column)
     ? { line: value.line, column: value.column }
     : null;
 }
@@ -120,7 +117,7 @@ function readPosition(value: unknown): ISourcePosition | null {
 /** An anchor, or null when its kind or cell id is not understood. */
 export function readAnchor(value: unknown): IThreadAnchor | null {
   if (
-    !isRecord(value) ||
+    !isPlainObject(value) ||
     !ANCHOR_KINDS.includes(value.kind as string) ||
     !isText(value.cellId)
   ) {
@@ -132,7 +129,7 @@ export function readAnchor(value: unknown): IThreadAnchor | null {
   };
   // Optional details are kept only when well-formed; a bad one is dropped,
   // the thread kept (it still points at its cell).
-  if (isRecord(value.sourceRange)) {
+  if (isPlainObject(value.sourceRange)) {
     const start = readPosition(value.sourceRange.start);
     const end = readPosition(value.sourceRange.end);
     if (start && end) {
@@ -159,11 +156,11 @@ export function readAnchor(value: unknown): IThreadAnchor | null {
 
 function readMessage(value: unknown): IThreadMessage | null {
   if (
-    !isRecord(value) ||
+    !isPlainObject(value) ||
     !isText(value.id) ||
     !isText(value.createdAt) ||
     typeof value.body !== 'string' ||
-    !isRecord(value.author) ||
+    !isPlainObject(value.author) ||
     !AUTHOR_KINDS.includes(value.author.kind as string) ||
     typeof value.author.name !== 'string'
   ) {
@@ -187,7 +184,7 @@ function readMessage(value: unknown): IThreadMessage | null {
  */
 function readThread(value: unknown): IStoredThread | null {
   if (
-    !isRecord(value) ||
+    !isPlainObject(value) ||
     !isText(value.id) ||
     !STATUSES.includes(value.status as string) ||
     !isText(value.createdAt)
@@ -237,7 +234,7 @@ export function readThreads(metadataValue: unknown): IReviewThread[] {
 
 /** readThreads, keeping what the merge stores beside each thread. */
 export function readStoredThreads(metadataValue: unknown): IStoredThread[] {
-  if (!isRecord(metadataValue) || !Array.isArray(metadataValue.threads)) {
+  if (!isPlainObject(metadataValue) || !Array.isArray(metadataValue.threads)) {
     return [];
   }
   const seen = new Set<string>();
@@ -268,4 +265,14 @@ export interface IMessageOptions {
   author: IMessageAuthor;
   /** The time of the write; now by default (reply only). */
   now?: Date;
+}
+
+/**
+ * The UTF-8 size of a comment message over its bound (MAX_COMMENT_BODY_BYTES),
+ * or null when it fits: the one rule for the agent's messages and the
+ * person's.
+ */
+export function commentBodyOverflow(body: string): number | null {
+  const bytes = utf8Length(body);
+  return bytes > LIMITS.MAX_COMMENT_BODY_BYTES ? bytes : null;
 }

@@ -3,7 +3,7 @@
  * arrays of objects. Pure: no JupyterLab import.
  */
 import { utf8Length } from '../common/text';
-import { jsonStringBytes } from '../common/json';
+import { isPlainObject, jsonStringBytes } from '../common/json';
 
 type JSONObject = { [key: string]: unknown };
 
@@ -79,10 +79,6 @@ class RecordHeap {
   }
 
   private _entries: IHeapEntry[] = [];
-}
-
-function isPlainObject(value: unknown): value is JSONObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function hasOwn(object: JSONObject, key: string): boolean {
