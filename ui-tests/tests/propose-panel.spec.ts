@@ -113,6 +113,18 @@ function statusItem(page: Page): Locator {
   return page.locator('.jp-WebMcpStatus');
 }
 
+/** The WCAG 2.1 A/AA violations inside `selector`, readably. */
+async function violations(page: Page, selector: string) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .include(selector)
+    .analyze();
+  return results.violations.map(violation => ({
+    rule: violation.id,
+    nodes: violation.nodes.map(node => node.target.join(' '))
+  }));
+}
+
 test.describe('the Proposals section', () => {
   test('a batch of two concurrent edits and a delete: listed, counted, Accept all @shell', async ({
     jupyter,
@@ -351,6 +363,9 @@ test.describe('the Proposals section', () => {
     );
     await expect(warning).toContainText('Propose mode');
     await expect(warning).toContainText('jupyter_run_cells');
+    expect(
+      await violations(jupyter.page, '.jp-AgentAccess-kernelWarning')
+    ).toEqual([]);
 
     await human.command(SET_MODE, { mode: 'propose' });
     await expect(warning).toHaveCount(0);
@@ -368,7 +383,7 @@ test.describe('the Proposals section', () => {
     { name: 'JupyterLab Light', light: 'true' },
     { name: 'JupyterLab Dark', light: 'false' }
   ]) {
-    test(`axe: the section with rows has no WCAG A/AA violations (${theme.name}) @shell`, async ({
+    test(`axe: the section with rows, and the kernel warning, have no WCAG A/AA violations (${theme.name}) @shell`, async ({
       jupyter,
       human,
       agent
@@ -380,6 +395,23 @@ test.describe('the Proposals section', () => {
         'data-jp-theme-light',
         theme.light
       );
+      // the Access tab's warning, in this theme too
+      await human.command('jupyterlite-webmcp:set-cell-access', {
+        cellIds: ['c'],
+        access: 'none'
+      });
+      const access = await openSection(jupyter, human, /^Access/);
+      await expect(
+        access.locator('.jp-AgentAccess-kernelWarning')
+      ).toBeVisible();
+      expect(await violations(page, '.jp-AgentAccess-kernelWarning')).toEqual(
+        []
+      );
+      await human.command('jupyterlite-webmcp:set-cell-access', {
+        cellIds: ['c'],
+        access: 'write'
+      });
+
       await human.command(SET_MODE, { mode: 'propose' });
       const panel = await openSection(jupyter, human, /^Proposals/);
       const section = panel.locator('.jp-AgentProposals');
@@ -403,16 +435,7 @@ test.describe('the Proposals section', () => {
       await expect(
         section.locator('.jp-AgentProposals-acceptAll')
       ).toBeVisible();
-      const results = await new AxeBuilder({ page })
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-        .include('.jp-AgentProposals')
-        .analyze();
-      expect(
-        results.violations.map(violation => ({
-          rule: violation.id,
-          nodes: violation.nodes.map(node => node.target.join(' '))
-        }))
-      ).toEqual([]);
+      expect(await violations(page, '.jp-AgentProposals')).toEqual([]);
       // leave nothing waiting
       for (let left = calls.length - 1; left >= 0; left--) {
         await rows.first().locator('.jp-mod-deny').click();
