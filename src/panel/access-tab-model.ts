@@ -14,8 +14,16 @@ import { type IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
 
 import { type AgentAccess, type IAccessReading } from '../access/model';
+import { isHidden, mayWrite } from '../access/policy';
 import { SoonestTimer } from '../common/soonest-timer';
-import { type IAgentAccess } from '../tokens';
+import {
+  type IAgentAccess,
+  type IProposals,
+  type IWebMcpRegistry
+} from '../tokens';
+
+/** The tool whose runs share the kernel with every cell. */
+export const RUN_TOOL = 'jupyter_run_cells';
 
 /** How many cell rows the Access tab renders at most. */
 export const MAX_ACCESS_ROWS = 200;
@@ -67,6 +75,28 @@ export function rowWindow(
   return { start, end: start + limit };
 }
 
+/**
+ * Whether the Access tab warns that code the agent runs can read a hidden
+ * cell's variables: the notebook has a hidden cell, the agent may run code
+ * in it (the notebook is writable for agents, or its access is not known
+ * yet, and the run tool is on), and its runs do not wait for the owner.
+ */
+export function kernelWarning(state: {
+  hiddenCells: number;
+  notebookAccess: IAccessReading | null;
+  runsReviewed: boolean;
+  runsOff: boolean;
+}): boolean {
+  const notebook = state.notebookAccess;
+  const agentMayRun = notebook === null || mayWrite(notebook.access);
+  return (
+    state.hiddenCells > 0 &&
+    agentMayRun &&
+    !state.runsReviewed &&
+    !state.runsOff
+  );
+}
+
 export class AccessTabModel implements IDisposable {
   constructor(options: AccessTabModel.IOptions) {
     this._tracker = options.tracker;
@@ -74,7 +104,31 @@ export class AccessTabModel implements IDisposable {
     this._limit = Math.max(1, options.limit ?? MAX_ACCESS_ROWS);
     this._tracker.currentChanged.connect(this._onCurrent, this);
     this._access.changed.connect(this._onAccess, this);
+    this._proposals = options.proposals ?? null;
+    this._registry = options.registry ?? null;
+    this._proposals?.modeChanged.connect(this._onNow, this);
+    this._registry?.statusChanged.connect(this._onNow, this);
     this._bind(this._tracker.currentWidget);
+  }
+
+  /**
+   * Whether to warn that the agent's runs share the kernel with hidden
+   * cells (see `kernelWarning`), computed now.
+   */
+  get kernelWarning(): boolean {
+    const shared = this._panel?.content.model?.sharedModel;
+    if (!shared) {
+      return false;
+    }
+    const hiddenCells = shared.cells.filter(cell =>
+      isHidden(this._access.cellAccess(cell).access)
+    ).length;
+    return kernelWarning({
+      hiddenCells,
+      notebookAccess: this._notebookAccess,
+      runsReviewed: this._proposals?.reviews(shared, 'run') ?? false,
+      runsOff: this._registry?.status.disabled.includes(RUN_TOOL) ?? false
+    });
   }
 
   /** Emitted (after the current task) when anything shown changed. */
@@ -173,6 +227,8 @@ export class AccessTabModel implements IDisposable {
     this._bind(null);
     this._tracker.currentChanged.disconnect(this._onCurrent, this);
     this._access.changed.disconnect(this._onAccess, this);
+    this._proposals?.modeChanged.disconnect(this._onNow, this);
+    this._registry?.statusChanged.disconnect(this._onNow, this);
     this._repaint.dispose();
     Signal.clearData(this);
   }
@@ -266,6 +322,8 @@ export class AccessTabModel implements IDisposable {
 
   private readonly _tracker: INotebookTracker;
   private readonly _access: IAgentAccess;
+  private readonly _proposals: IProposals | null;
+  private readonly _registry: IWebMcpRegistry | null;
   private readonly _limit: number;
   private _panel: NotebookPanel | null = null;
   private _notebookAccess: IAccessReading | null = null;
@@ -282,5 +340,9 @@ export namespace AccessTabModel {
     access: IAgentAccess;
     /** How many rows to show at most (default MAX_ACCESS_ROWS). */
     limit?: number;
+    /** Propose mode: whether the notebook's runs wait for the owner. */
+    proposals?: IProposals | null;
+    /** The tools: whether the run tool is turned off in the settings. */
+    registry?: IWebMcpRegistry | null;
   }
 }

@@ -145,6 +145,20 @@ export class AccessPanel extends TabBody<AccessTabModel> {
             <AccessOptions reading={model.notebookAccess} trans={trans} />
           </select>
         </div>
+        {model.kernelWarning && (
+          <div className="jp-AgentAccess-kernelWarning" role="status">
+            <p>
+              {trans.__(
+                'Code the agent runs shares the kernel with every cell: once a hidden cell has run, the agent’s code can read its variables.'
+              )}
+            </p>
+            <p>
+              {trans.__(
+                'To decide on each run first, switch this notebook to Propose mode (the switch above), or turn jupyter_run_cells off in the settings.'
+              )}
+            </p>
+          </div>
+        )}
         <ApplyToAll
           trans={trans}
           disabled={count === 0}

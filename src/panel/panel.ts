@@ -1,6 +1,7 @@
 /**
  * The Agent panel: a side panel titled Agent whose sub-panels are the tabs
- * (Activity and Access here; Comments comes from the review feature), and
+ * (Activity and Access here; Comments comes from the review feature,
+ * Proposals from Propose mode), and
  * whose header holds controls such as the Direct/Propose toggle. Tabs and
  * header controls are added by rank, so other features add theirs without
  * knowing about each other.
@@ -15,6 +16,7 @@ export const AGENT_PANEL_ID = 'jp-agent-panel';
 /** The ranks of the tabs, top to bottom: lower ranks come first. */
 export namespace TabRanks {
   export const comments = 100;
+  export const proposals = 150;
   export const access = 200;
   export const activity = 300;
 }

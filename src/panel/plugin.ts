@@ -38,6 +38,8 @@ import { CommentsPanel } from './comments';
 import { CommentsTabModel } from './comments-model';
 import { AgentPanel, HeaderRanks, TabRanks } from './panel';
 import { AgentPresence } from './presence';
+import { ProposalsPanel } from './proposals';
+import { ProposalsModel } from './proposals-model';
 import { revealAnchor, revealCell } from './reveal';
 import { WebMcpStatus } from './status';
 
@@ -61,17 +63,18 @@ export const statusPlugin: JupyterFrontEndPlugin<void> = {
   description: 'Shows WebMCP availability and tool calls in the status bar.',
   autoStart: true,
   requires: [IWebMcpRegistry],
-  optional: [IStatusBar, ITranslator],
+  optional: [IStatusBar, ITranslator, IProposals],
   activate: (
     app: JupyterFrontEnd,
     registry: IWebMcpRegistry,
     statusBar: IStatusBar | null,
-    translator: ITranslator | null
+    translator: ITranslator | null,
+    proposals: IProposals | null
   ): void => {
     if (!statusBar) {
       return;
     }
-    const item = new WebMcpStatus(registry, translator ?? undefined);
+    const item = new WebMcpStatus(registry, translator ?? undefined, proposals);
     const registration = statusBar.registerStatusItem(
       'jupyterlite-webmcp:status',
       { item, align: 'left', rank: 900 }
@@ -146,7 +149,12 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
           );
         });
     }
-    const accessModel = new AccessTabModel({ tracker, access });
+    const accessModel = new AccessTabModel({
+      tracker,
+      access,
+      proposals,
+      registry
+    });
     const editsModel = new AgentEditsModel({ tracker });
     panel.addTab(
       new AccessPanel({ model: accessModel, translator }),
@@ -164,6 +172,18 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
       TabRanks.activity
     );
     if (proposals) {
+      const proposalsModel = new ProposalsModel({ tracker, proposals });
+      panel.addTab(
+        new ProposalsPanel({
+          model: proposalsModel,
+          translator,
+          openCell: async (path, cellId) => {
+            await revealCell(app, access, path, cellId);
+          }
+        }),
+        TabRanks.proposals
+      );
+      set.add(proposalsModel);
       panel.addHeaderItem(
         new ProposeModeToggle({
           proposals,

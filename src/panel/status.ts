@@ -13,12 +13,43 @@ import {
 import { Widget } from '@lumino/widgets';
 
 import { SoonestTimer } from '../common/soonest-timer';
-import { type IToolSummary, type IWebMcpRegistry } from '../tokens';
+import {
+  type IProposals,
+  type IToolSummary,
+  type IWebMcpRegistry
+} from '../tokens';
 
-/** The text and tooltip of the item for a registry's state. */
+/**
+ * The text and tooltip of the item for a registry's state, and how many
+ * proposals wait for the owner (shown after the rest: "· 2 waiting").
+ */
 export function statusText(
   registry: IWebMcpRegistry,
-  translator: ITranslator = nullTranslator
+  translator: ITranslator = nullTranslator,
+  waiting = 0
+): { text: string; title: string } {
+  const { text, title } = registryText(registry, translator);
+  if (waiting <= 0) {
+    return { text, title };
+  }
+  const trans = translator.load('jupyterlite-webmcp');
+  return {
+    text: trans.__('%1 · %2 waiting', text, waiting),
+    title: [
+      title,
+      trans._n(
+        '%1 agent proposal waits for your decision (Agent panel, Proposals).',
+        '%1 agent proposals wait for your decision (Agent panel, Proposals).',
+        waiting
+      )
+    ].join('\n')
+  };
+}
+
+/** The text and tooltip of the item for a registry's state alone. */
+function registryText(
+  registry: IWebMcpRegistry,
+  translator: ITranslator
 ): { text: string; title: string } {
   const trans = translator.load('jupyterlite-webmcp');
   const { available, pending, registered, failed, disabled } = registry.status;
@@ -191,7 +222,8 @@ export const RUNNING_DELAY_MS = 150;
 export class WebMcpStatus extends Widget {
   constructor(
     private readonly _registry: IWebMcpRegistry,
-    private readonly _translator: ITranslator = nullTranslator
+    private readonly _translator: ITranslator = nullTranslator,
+    private readonly _proposals: IProposals | null = null
   ) {
     super();
     this.addClass('jp-WebMcpStatus');
@@ -206,6 +238,7 @@ export class WebMcpStatus extends Widget {
     this.node.appendChild(this._button);
     this._registry.statusChanged.connect(this._schedule, this);
     this._registry.callChanged.connect(this._schedule, this);
+    this._proposals?.changed.connect(this._schedule, this);
     this._render();
   }
 
@@ -237,12 +270,17 @@ export class WebMcpStatus extends Widget {
     this._popup?.dispose();
     this._registry.statusChanged.disconnect(this._schedule, this);
     this._registry.callChanged.disconnect(this._schedule, this);
+    this._proposals?.changed.disconnect(this._schedule, this);
     super.dispose();
   }
 
   private _state(): { text: string; title: string; active: boolean } {
     return {
-      ...statusText(this._registry, this._translator),
+      ...statusText(
+        this._registry,
+        this._translator,
+        this._proposals?.pending().length ?? 0
+      ),
       active: this._registry.activeCalls.length > 0
     };
   }

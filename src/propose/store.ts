@@ -190,6 +190,12 @@ interface IEntry {
   proposal: IProposal;
   apply: () => void;
   resolve: (outcome: ProposalOutcome) => void;
+  /**
+   * Whether its Accept is being applied: what the apply sets off (a delete
+   * removes the cell, an edit writes provenance) reaches the watchers that
+   * would otherwise end it, and must not turn the Accept into an auto-deny.
+   */
+  accepting?: boolean;
 }
 
 export class ProposalStore {
@@ -311,9 +317,10 @@ export class ProposalStore {
     if (!entry) {
       return null;
     }
-    // no longer pending while it applies: what the write itself changes
-    // (the deleted cell, a new cell) must not end it another way
-    this._pending.delete(id);
+    if (entry.accepting) {
+      return null;
+    }
+    entry.accepting = true;
     try {
       entry.apply();
     } catch (error) {
@@ -327,7 +334,7 @@ export class ProposalStore {
   /** The human denies, with a reason (cut to the bound) or none. */
   deny(id: string, reason: string | null = null): ProposalOutcome | null {
     const entry = this._pending.get(id);
-    if (!entry) {
+    if (!entry || entry.accepting) {
       return null;
     }
     const bounded = boundReason(reason);
@@ -342,7 +349,7 @@ export class ProposalStore {
     detail: string | null = null
   ): ProposalOutcome | null {
     const entry = this._pending.get(id);
-    if (!entry) {
+    if (!entry || entry.accepting) {
       return null;
     }
     const reason = autoDenyReason(cause, detail);
@@ -360,7 +367,7 @@ export class ProposalStore {
    */
   hide(id: string): ProposalOutcome | null {
     const entry = this._pending.get(id);
-    if (!entry) {
+    if (!entry || entry.accepting) {
       return null;
     }
     const proposal = this._settle(entry, { state: 'hidden' });
@@ -370,7 +377,7 @@ export class ProposalStore {
   /** The call gave up (its signal fired): the proposal goes away. */
   withdraw(id: string): ProposalOutcome | null {
     const entry = this._pending.get(id);
-    if (!entry) {
+    if (!entry || entry.accepting) {
       return null;
     }
     const proposal = this._settle(entry, { state: 'withdrawn' });

@@ -5,20 +5,26 @@ import type {
 } from '@jupyterlab/notebook';
 import type { NBTestUtils as NBTestUtilsType } from '@jupyterlab/notebook/lib/testutils';
 import type { Contents } from '@jupyterlab/services';
+import { Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
 import type * as ServiceModule from '../../src/access/service';
 import type * as TabModelModule from '../../src/panel/access-tab-model';
+import type * as TabViewModule from '../../src/panel/access-tab';
+import { ProposalService } from '../../src/propose/service';
+import type { IWebMcpRegistry } from '../../src/tokens';
 import { FakeContents } from '../access/fakes';
 import { silenceKnownWarnings } from '../quiet';
 
 silenceKnownWarnings();
 
 // Loaded once the console is quieted: @jupyterlab/apputils warns on import.
-const { AccessTabModel, previewOf, rowWindow } = jest.requireActual<
-  typeof TabModelModule
->('../../src/panel/access-tab-model');
+const { AccessTabModel, kernelWarning, previewOf, rowWindow } =
+  jest.requireActual<typeof TabModelModule>('../../src/panel/access-tab-model');
+const { AccessPanel } = jest.requireActual<typeof TabViewModule>(
+  '../../src/panel/access-tab'
+);
 const { AgentAccessService } = jest.requireActual<typeof ServiceModule>(
   '../../src/access/service'
 );
@@ -206,5 +212,173 @@ describe('AccessTabModel', () => {
     context.dispose();
     model.dispose();
     expect(model.isDisposed).toBe(true);
+  });
+});
+
+describe('kernelWarning', () => {
+  const write = { access: 'write', valid: true } as const;
+  const base = {
+    hiddenCells: 1,
+    notebookAccess: write,
+    runsReviewed: false,
+    runsOff: false
+  };
+
+  it('warns with a hidden cell whose notebook’s runs are not reviewed', () => {
+    expect(kernelWarning(base)).toBe(true);
+    // the notebook's access not read yet: the agent may well run code
+    expect(kernelWarning({ ...base, notebookAccess: null })).toBe(true);
+  });
+
+  it('says nothing when nothing is hidden, runs wait, runs are off, or the agent cannot run', () => {
+    expect(kernelWarning({ ...base, hiddenCells: 0 })).toBe(false);
+    expect(kernelWarning({ ...base, runsReviewed: true })).toBe(false);
+    expect(kernelWarning({ ...base, runsOff: true })).toBe(false);
+    expect(
+      kernelWarning({
+        ...base,
+        notebookAccess: { access: 'read', valid: true }
+      })
+    ).toBe(false);
+    expect(
+      kernelWarning({
+        ...base,
+        notebookAccess: { access: 'none', valid: false }
+      })
+    ).toBe(false);
+  });
+});
+
+describe('the Access tab’s kernel warning', () => {
+  let panel: NotebookPanel;
+  let tracker: NotebookTrackerType;
+  let service: ServiceModule.AgentAccessService;
+  let proposals: ProposalService;
+  let model: TabModelModule.AccessTabModel;
+  const disabled: string[] = [];
+  const registry = {
+    status: { disabled },
+    statusChanged: new Signal<unknown, unknown>({})
+  };
+
+  const nextChange = () =>
+    new Promise<void>(resolve => {
+      const once = () => {
+        model.changed.disconnect(once);
+        resolve();
+      };
+      model.changed.connect(once);
+    });
+
+  beforeEach(async () => {
+    const context = await NBTestUtils.createMockContext();
+    context.model.fromJSON({
+      cells: [code('a', 'token = "secret"'), code('b', 'y = 2')],
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 5
+    });
+    panel = NBTestUtils.createNotebookPanel(context);
+    Widget.attach(panel, document.body);
+    tracker = new NotebookTracker({ namespace: 'access-warning-spec' });
+    await tracker.add(panel);
+    service = new AgentAccessService({
+      tracker,
+      contents: new FakeContents() as unknown as Contents.IManager
+    });
+    const currentChanged = new Signal<unknown, unknown>({});
+    proposals = new ProposalService({
+      mode: 'direct',
+      notebooks: {
+        current: () => panel.content.model?.sharedModel ?? null,
+        currentChanged
+      }
+    });
+    model = new AccessTabModel({
+      tracker,
+      access: service,
+      proposals,
+      registry: registry as unknown as IWebMcpRegistry
+    });
+    await nextChange();
+  });
+
+  afterEach(() => {
+    model.dispose();
+    proposals.dispose();
+    service.dispose();
+    const context = panel.context;
+    panel.dispose();
+    context.dispose();
+    tracker.dispose();
+    disabled.length = 0;
+  });
+
+  const shared = () => panel.content.model!.sharedModel;
+
+  it('shows with a hidden cell in Direct mode, and goes in Propose mode', async () => {
+    expect(model.kernelWarning).toBe(false);
+    let changed = nextChange();
+    model.setCellAccess(0, 'none');
+    await changed;
+    expect(model.kernelWarning).toBe(true);
+
+    changed = nextChange();
+    expect(proposals.setMode('propose')).toBe(true);
+    await changed;
+    expect(model.kernelWarning).toBe(false);
+
+    // runs not among the reviewed kinds: Propose mode does not cover them
+    changed = nextChange();
+    proposals.setReviewed(['update', 'insert', 'delete', 'kernel']);
+    await changed;
+    expect(model.kernelWarning).toBe(true);
+    proposals.setReviewed(['update', 'insert', 'delete', 'run', 'kernel']);
+    await nextChange();
+    expect(model.kernelWarning).toBe(false);
+  });
+
+  it('goes when the run tool is off, or the cell is visible again', async () => {
+    let changed = nextChange();
+    model.setCellAccess(0, 'none');
+    await changed;
+    expect(model.kernelWarning).toBe(true);
+    changed = nextChange();
+    disabled.push('jupyter_run_cells');
+    registry.statusChanged.emit(undefined);
+    await changed;
+    expect(model.kernelWarning).toBe(false);
+    disabled.length = 0;
+    changed = nextChange();
+    model.setCellAccess(0, 'write');
+    await changed;
+    expect(model.kernelWarning).toBe(false);
+    // back to the default: nothing stored
+    expect(shared().cells[0].getMetadata(ACCESS_METADATA_KEY)).toBeUndefined();
+  });
+
+  it('renders a status note with its class, only while it applies', async () => {
+    const view = new AccessPanel({ model });
+    Widget.attach(view, document.body);
+    const note = () => view.node.querySelector('.jp-AgentAccess-kernelWarning');
+    const until = async (check: () => boolean) => {
+      for (let i = 0; i < 200 && !check(); i++) {
+        await new Promise(resolve => setTimeout(resolve, 10));
+      }
+      expect(check()).toBe(true);
+    };
+    await until(() => view.node.textContent!.includes('cells'));
+    expect(note()).toBeNull();
+    model.setCellAccess(0, 'none');
+    await until(() => note() !== null);
+    expect(note()!.getAttribute('role')).toBe('status');
+    expect(note()!.textContent).toContain(
+      'Code the agent runs shares the kernel with every cell'
+    );
+    expect(note()!.textContent).toContain('Propose mode');
+    expect(note()!.textContent).toContain('jupyter_run_cells');
+    proposals.setMode('propose');
+    await until(() => note() === null);
+    view.dispose();
   });
 });

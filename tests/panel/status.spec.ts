@@ -1,8 +1,14 @@
 import { Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 
-import { RUNNING_DELAY_MS, WebMcpStatus } from '../../src/panel/status';
 import {
+  RUNNING_DELAY_MS,
+  statusText,
+  WebMcpStatus
+} from '../../src/panel/status';
+import { ProposalStore } from '../../src/propose/store';
+import {
+  type IProposals,
   type IRegistrationStatus,
   type IToolCall,
   type IToolSummary,
@@ -185,5 +191,90 @@ describe('WebMcpStatus', () => {
     expect(document.querySelector('.jp-WebMcpToolList')).toBeNull();
     expect(button.getAttribute('aria-expanded')).toBe('false');
     expect(document.activeElement).toBe(button);
+  });
+});
+
+describe('WebMcpStatus with Propose mode', () => {
+  /** The proposals the item counts: a real store behind the signal. */
+  class FakeProposals {
+    readonly store = new ProposalStore();
+    readonly changed = new Signal<this, unknown>(this);
+    constructor() {
+      this.store.changed.connect((_, proposal) => this.changed.emit(proposal));
+    }
+    pending() {
+      return this.store.pending();
+    }
+    stage(cellId: string) {
+      return this.store.create({
+        notebookKey: 'nb',
+        notebookPath: 'a.ipynb',
+        cellId,
+        apply: () => undefined
+      }).proposal;
+    }
+  }
+
+  let registry: FakeRegistry;
+  let proposals: FakeProposals;
+  let item: WebMcpStatus;
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    registry = new FakeRegistry();
+    proposals = new FakeProposals();
+    item = new WebMcpStatus(
+      registry,
+      undefined,
+      proposals as unknown as IProposals
+    );
+    Widget.attach(item, document.body);
+  });
+
+  afterEach(() => {
+    item.dispose();
+    jest.useRealTimers();
+  });
+
+  it('says how many proposals wait, in the text and the tooltip', () => {
+    expect(item.node.textContent).toBe('WebMCP: 2 tools');
+    const first = proposals.stage('a');
+    proposals.stage('b');
+    jest.advanceTimersByTime(0);
+    expect(item.node.textContent).toBe('WebMCP: 2 tools · 2 waiting');
+    expect(item.node.title).toContain(
+      '2 agent proposals wait for your decision (Agent panel, Proposals).'
+    );
+    proposals.store.accept(first.id);
+    jest.advanceTimersByTime(0);
+    expect(item.node.textContent).toBe('WebMCP: 2 tools · 1 waiting');
+    expect(item.node.title).toContain(
+      '1 agent proposal waits for your decision'
+    );
+    proposals.store.deny(proposals.pending()[0].id);
+    jest.advanceTimersByTime(0);
+    expect(item.node.textContent).toBe('WebMCP: 2 tools');
+    expect(item.node.title).not.toContain('waits');
+  });
+
+  it('keeps the count beside a running call', () => {
+    proposals.stage('a');
+    registry.start('jupyter_run_cells');
+    jest.advanceTimersByTime(RUNNING_DELAY_MS);
+    expect(item.node.textContent).toBe(
+      'WebMCP: running jupyter_run_cells · 1 waiting'
+    );
+  });
+
+  it('stops counting when disposed', () => {
+    item.dispose();
+    proposals.stage('a');
+    jest.runOnlyPendingTimers();
+    expect(item.node.textContent).toBe('WebMCP: 2 tools');
+  });
+
+  it('without Propose mode the text is unchanged', () => {
+    expect(statusText(registry)).toEqual(statusText(registry, undefined, 0));
+    expect(statusText(registry).text).toBe('WebMCP: 2 tools');
   });
 });

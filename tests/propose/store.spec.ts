@@ -73,6 +73,29 @@ describe('ProposalStore', () => {
     expect(options.applied).toBe(1);
   });
 
+  it('what the apply of an Accept sets off does not end it (a delete removes its own cell)', async () => {
+    let id = '';
+    const { proposal, outcome } = store.create(
+      request({
+        kind: 'delete',
+        apply: () => {
+          // the watchers hear of the cell going, inside the apply
+          expect(store.autoDeny(id, 'cell-deleted')).toBeNull();
+          expect(store.withdraw(id)).toBeNull();
+          expect(store.hide(id)).toBeNull();
+          expect(store.deny(id, 'late')).toBeNull();
+          expect(store.accept(id)).toBeNull();
+        }
+      })
+    );
+    id = proposal.id;
+    expect(store.accept(id)?.kind).toBe('accepted');
+    await expect(outcome).resolves.toMatchObject({
+      kind: 'accepted',
+      proposal: { state: 'accepted' }
+    });
+  });
+
   it('accept after a human edit: stale, not applied, the error kept', async () => {
     const stale = new ToolError(
       'STALE_CELL',

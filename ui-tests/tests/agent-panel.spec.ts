@@ -352,10 +352,15 @@ test.describe('the Agent panel, where the app puts sidebars', () => {
     }
     await expect(panel).toBeVisible();
     await expect(panel).toHaveClass(/\bjp-AgentPanel\b/);
-    // the three tabs, in this order on screen and in the page (which is
+    // the four tabs, in this order on screen and in the page (which is
     // the order a screen reader reads them in)
     const titles = panel.locator('.lm-AccordionPanel-title');
-    await expect(titles).toHaveText([/Comments/, /Access/, /Activity/]);
+    await expect(titles).toHaveText([
+      /Comments/,
+      /Proposals/,
+      /Access/,
+      /Activity/
+    ]);
     const tops = await titles.evaluateAll(nodes =>
       nodes.map(node => node.getBoundingClientRect().top)
     );
@@ -365,6 +370,7 @@ test.describe('the Agent panel, where the app puts sidebars', () => {
       .evaluateAll(nodes => nodes.map(node => node.id));
     expect(sections).toEqual([
       'jp-agent-panel-comments',
+      'jp-agent-panel-proposals',
       'jp-agent-panel-access',
       'jp-agent-panel-activity'
     ]);

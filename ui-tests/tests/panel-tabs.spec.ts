@@ -16,6 +16,9 @@ const TABS = [
   { title: 'Activity', id: 'jp-agent-panel-activity', file: 'activity' }
 ] as const;
 
+/** The panel's other sections, kept collapsed in the screenshots. */
+const COLLAPSED = ['Proposals'] as const;
+
 test('the panel’s tabs after an agent worked, in the light and the dark theme @shell', async ({
   jupyter,
   human,
@@ -92,6 +95,13 @@ test('the panel’s tabs after an agent worked, in the light and the dark theme 
     panel.locator('.jp-AgentPanel-notebookAccess label')
   ];
   const show = async (title: string) => {
+    for (const other of COLLAPSED) {
+      const header = titles.filter({ hasText: other });
+      if ((await header.getAttribute('aria-expanded')) === 'true') {
+        await header.click();
+      }
+      await expect(header).toHaveAttribute('aria-expanded', 'false');
+    }
     for (const tab of TABS) {
       const header = titles.filter({ hasText: tab.title });
       const expanded = (await header.getAttribute('aria-expanded')) === 'true';
