@@ -339,14 +339,14 @@ test.describe('the Agent panel, where the app puts sidebars', () => {
       // eslint-disable-next-line jupyter/galata-prefer-menu-helper
       await page
         .getByRole('menuitem', {
-          name: 'Show Agent: comments, access and activity'
+          name: 'Show Agent: comments, proposals, access and activity'
         })
         .click();
     } else {
       const tab = page.getByRole('tab', { name: 'Agent', exact: true });
       await expect(tab).toHaveAttribute(
         'title',
-        'Agent: comments, access and activity'
+        'Agent: comments, proposals, access and activity'
       );
       await tab.click();
     }
