@@ -176,7 +176,8 @@ async function main() {
     '--no-category-emulation',
     '--no-category-performance',
     '--no-category-network',
-    '--no-category-debugging',
+    // the debugging category stays: it holds take_screenshot, how the
+    // agent sees the chart (JavaScript stays off, --no-javascript-evaluation)
     '--no-category-memory',
     '--no-javascript-evaluation'
   ];
@@ -354,6 +355,29 @@ async function main() {
   check(
     missing.isError && missing.value?.error === 'CELL_NOT_FOUND',
     'a wrong id answers a structured error (CELL_NOT_FOUND)'
+  );
+
+  // seeing a plot: neither bridge passes an image from a page tool (a tool's
+  // answer reaches the agent as one text item), so a multimodal agent brings
+  // the chart into view with jupyter_focus_cell and takes the bridge's own
+  // screenshot (docs/clients.md, "Seeing a plot")
+  const focused = await call(client, 'jupyter_focus_cell', { cellId: 'chart' });
+  check(!focused.isError, 'jupyter_focus_cell brought the chart into view');
+  log("\n[agent] take_screenshot (the bridge's own tool)");
+  const screenshot = await client.callTool(
+    { name: 'take_screenshot', arguments: { format: 'png' } },
+    undefined,
+    { timeout: 60_000 }
+  );
+  const image = screenshot.content.find(item => item.type === 'image');
+  const seen = path.join(OUT, '4-what-the-agent-sees.png');
+  if (image) {
+    fs.writeFileSync(seen, Buffer.from(image.data, 'base64'));
+    log(`[bridge] an ${image.mimeType} image: ${path.relative(REPO, seen)}`);
+  }
+  check(
+    image?.mimeType === 'image/png' && image.data.length > 1000,
+    "the bridge's screenshot gives the agent the chart as an image"
   );
 
   // what the human sees at the end: the comment in the Agent panel
