@@ -518,6 +518,44 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     ).toBeVisible();
   });
 
+  test('a block and its mark follow their cell when the person moves it (its widget made anew) @shell', async ({
+    jupyter,
+    human,
+    agent
+  }) => {
+    await openInPropose(
+      jupyter,
+      human,
+      agent,
+      'moved.ipynb',
+      [codeCell('a', 'x = 1'), codeCell('b', 'y = 2')],
+      { kernel: false }
+    );
+    const hash = await hashes(agent);
+    const pending = await agent.start(DELETE, {
+      cellId: 'a',
+      expectedSourceHash: hash.a
+    });
+    await expect(await blockIn(jupyter, 0, DELETE_BLOCK)).toBeVisible();
+    await human.selectCells(0);
+    await human.command('notebook:move-cell-down');
+    await expect.poll(() => human.cellIds()).toEqual(['b', 'a']);
+    const moved = await jupyter.cell(1);
+    const block = moved.getByRole('region', { name: DELETE_BLOCK });
+    await expect(block).toBeVisible();
+    await expect(moved).toHaveClass(/jp-mod-proposedDelete/);
+    await expect(jupyter.page.locator('.jp-ProposalBlock')).toHaveCount(1);
+    await expect(await jupyter.cell(0)).not.toHaveClass(
+      /jp-mod-proposedDelete/
+    );
+    await block.getByRole('button', { name: 'Delete it' }).click();
+    expect((await pending.settled()).result!.structured).toMatchObject({
+      status: 'accepted',
+      deletedCellId: 'a'
+    });
+    expect(await human.cellIds()).toEqual(['b']);
+  });
+
   test('a restart denied: the kernel keeps its variables', async ({
     jupyter,
     human,
