@@ -1,10 +1,12 @@
 /**
- * Places the review block of every pending proposal under its cell's input,
- * in every open view of its notebook, and takes it away when the proposal
- * settles. The block is a widget of the cell's own layout, so the notebook's
- * windowing moves it with the cell; a placeholder cell gets it once it
- * renders, and a cell widget created anew (a move, a type change) gets it
- * again.
+ * Places the review block of every pending proposal at its cell, where its
+ * kind shows it (see `_place`), in every open view of its notebook, and takes
+ * it away when the proposal settles, with the marks it put on cells (a
+ * delete's cell, a run's cells and their notes). The block is a widget of
+ * the cell's own layout, so the notebook's windowing moves it with the cell;
+ * a placeholder cell gets it once it renders, and a cell widget created anew
+ * (a move, a type change) gets it again. With no cell to sit at (an empty
+ * notebook) it goes at the top of the notebook.
  *
  * When a block appears in the current notebook, the focus moves to it,
  * unless the human is typing somewhere (an editor, a text field).

@@ -4,8 +4,9 @@
  * a run waits in one block listing every cell's code and the kernel, and
  * runs on Accept only what was shown (a cell edited during review does not
  * run); Deny runs nothing; an insert exists only once accepted (on Deny
- * nothing is in the notebook or its undo); a delete is re-checked on Accept
- * (a human edit wins); a denied restart leaves the kernel's variables; a run
+ * nothing is in the notebook or its undo), at the top of an empty notebook;
+ * a delete is re-checked on Accept (a human edit wins), and its block
+ * follows a moved cell; a denied restart leaves the kernel's variables; a run
  * accepted with "allow again" runs again without review until its code
  * changes. Axe on each kind of block, light and dark, and a screenshot of a
  * run block.
