@@ -207,17 +207,6 @@ export class ProposalService implements IProposals {
     }
     const context = panel.context;
     const kind = request.kind ?? 'update';
-    // Accept's own change (a delete removes the cell it holds) is no reason
-    // to auto-deny: the watchers below wait while it applies
-    let applying = false;
-    const apply = () => {
-      applying = true;
-      try {
-        request.apply();
-      } finally {
-        applying = false;
-      }
-    };
     const { proposal, outcome } = this._store.create({
       kind,
       notebookKey: this.notebookKey(context),
@@ -231,7 +220,9 @@ export class ProposalService implements IProposals {
       cells: request.cells,
       kernelName: request.kernelName,
       action: request.action,
-      apply
+      // Accept's own change (a delete removes the cell it holds) cannot end
+      // it another way: the store ignores the watchers below while it applies
+      apply: request.apply
     });
     // the cells it acts on, and the cell its block sits at (an insert's)
     const held = proposal.cellIds;
@@ -249,9 +240,6 @@ export class ProposalService implements IProposals {
     // The owner's word holds while the proposal waits: hidden or made
     // read-only (the notebook or the cell), it ends at once, untouched.
     const onAccess = () => {
-      if (applying) {
-        return;
-      }
       const notebook = notebookAccess(shared);
       if (isHidden(notebook)) {
         this._store.hide(id);
