@@ -40,18 +40,15 @@ export const RUN_CLASS = 'jp-mod-proposedRun';
 export const RUN_NOTE_CLASS = 'jp-ProposalRunNote';
 
 /**
- * Where a block goes in its cell's layout: an insert above, and a kernel
- * action, before the cell's content; an insert below after its outputs;
- * every other kind right under the input.
+ * Where a block goes in its cell's layout: an insert above before the
+ * cell's content; an insert below after its outputs; every other kind right
+ * under the input. (A kernel action sits at no cell: at the top.)
  */
 function blockIndex(
   proposal: IProposal,
   layout: PanelLayout,
   input: number
 ): number {
-  if (proposal.kind === 'kernel') {
-    return 0;
-  }
   if (proposal.kind === 'insert') {
     return proposal.position === 'above' ? 0 : layout.widgets.length;
   }
@@ -206,9 +203,9 @@ export class ProposalBlocks implements IDisposable {
   /**
    * Put a proposal's block in one view where its kind shows it, unless it
    * is there: under the cell's input (update, run, delete), above the cell's
-   * content (an insert above, a kernel action) or after its outputs (an
-   * insert below); with no cell (an empty notebook), at the top of the
-   * notebook. A run also notes each other cell it lists, a delete marks its
+   * content (an insert above) or after its outputs (an insert below); with
+   * no cell (a kernel action, an insert into an empty notebook), at the top
+   * of the notebook. A run also notes each other cell it lists, a delete marks its
    * cell.
    */
   private _place(
@@ -252,6 +249,13 @@ export class ProposalBlocks implements IDisposable {
       return;
     }
     const block = this._block(proposal);
+    // Outside every cell, the notebook would take what happens in the block
+    // for a click, a key or a focus on the notebook itself, and send the
+    // focus on to its active cell: the block keeps its events, so it keeps the focus
+    // it is given (reading, typing the reason, Tab between its buttons).
+    for (const type of ['focusin', 'keydown', 'mousedown', 'dblclick']) {
+      block.node.addEventListener(type, event => event.stopPropagation());
+    }
     widgets.add(block);
     Widget.attach(block, host, host.firstChild as HTMLElement | null);
     if (focus && !isTyping(document.activeElement)) {

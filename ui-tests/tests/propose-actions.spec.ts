@@ -573,7 +573,8 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     expect(await human.runCell(0)).toMatchObject({ executionCount: 1 });
     await human.command(SET_MODE, { mode: 'propose' });
     const pending = await agent.start(ACTION, { action: 'restart' });
-    const block = await blockIn(jupyter, 0, RESTART_BLOCK);
+    const notebook = await jupyter.notebook();
+    const block = notebook.getByRole('region', { name: RESTART_BLOCK });
     await expect(block).toBeFocused();
     await expect(block).toHaveAttribute('data-proposal-kind', 'kernel');
     await expect(block).toContainText(
@@ -582,11 +583,10 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     await expect(block).toContainText(
       "Every variable, import and definition in the kernel's memory is lost, and whatever is running stops."
     );
-    // before the cell's content
+    // about no cell: at the top of the notebook, above its cells (deleting
+    // the first cell would not end it)
     await expect(
-      (await jupyter.cell(0)).locator(
-        '.jp-ProposalBlock ~ .jp-Cell-inputWrapper'
-      )
+      notebook.locator('.jp-WindowedPanel-outer > .jp-ProposalBlock')
     ).toHaveCount(1);
     await block.getByRole('textbox').click();
     await jupyter.page.keyboard.type('I need secret');
