@@ -68,6 +68,7 @@ export class ProposalBlock extends Widget {
     reason.id = `${uid}-reason`;
     reason.className = `${BLOCK_CLASS}-reason jp-mod-styled`;
     reason.rows = 2;
+    suppressShortcuts(reason);
     this._reason = reason;
 
     const actions = document.createElement('div');
@@ -292,6 +293,7 @@ export class ProposalBlock extends Widget {
     const toggle = document.createElement('button');
     toggle.type = 'button';
     toggle.className = `jp-Button jp-mod-styled ${BLOCK_CLASS}-foldToggle`;
+    suppressShortcuts(toggle);
     toggle.setAttribute('aria-controls', pre.id);
     const show = (expanded: boolean) => {
       text.textContent = expanded ? source : folded;
@@ -358,7 +360,20 @@ function button(text: string, title: string, mod: string): HTMLButtonElement {
   node.className = `jp-Button jp-mod-styled ${BLOCK_CLASS}-button ${mod}`;
   node.textContent = text;
   node.title = title;
+  suppressShortcuts(node);
   return node;
+}
+
+/**
+ * Keys typed in a control of the block are its own. On the block alone the
+ * attribute is not enough: lumino stops at the first node a binding's
+ * selector matches, and the notebook's command-mode bindings match the
+ * focused control itself (`.jp-Notebook.jp-mod-commandMode :focus`), so
+ * each control carries it too (the reason field lost its d, c and r to
+ * them in Notebook 7).
+ */
+function suppressShortcuts(node: HTMLElement): void {
+  node.setAttribute('data-lm-suppress-shortcuts', '');
 }
 
 /** One row: a visible sign, the words a screen reader says, the line. */
