@@ -193,7 +193,24 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     // nothing ran yet
     expect(await counts(jupyter)).toEqual([null, null]);
     if (testInfo.project.name === 'lab') {
+      const page = jupyter.page;
+      const themeApplied = async (light: boolean) => {
+        await expect(page.locator('body')).toHaveAttribute(
+          'data-jp-theme-light',
+          String(light)
+        );
+        await expect(page.locator('#jupyterlab-splash')).toHaveCount(0);
+      };
       await expect(block).toHaveScreenshot('run-block-light.png');
+      await human.command('apputils:change-theme', {
+        theme: 'JupyterLab Dark'
+      });
+      await themeApplied(false);
+      await expect(block).toHaveScreenshot('run-block-dark.png');
+      await human.command('apputils:change-theme', {
+        theme: 'JupyterLab Light'
+      });
+      await themeApplied(true);
     }
 
     await block.getByRole('button', { name: 'Run it', exact: true }).click();
