@@ -35,7 +35,9 @@ export class AgentPanel extends SidePanel {
     this.addClass('jp-AgentPanel');
     this.title.icon = inspectorIcon;
     this.title.label = trans.__('Agent');
-    this.title.caption = trans.__('Agent: comments, proposals, access and activity');
+    this.title.caption = trans.__(
+      'Agent: comments, proposals, access and activity'
+    );
 
     const heading = new Widget({ node: document.createElement('h2') });
     heading.addClass('jp-AgentPanel-title');
