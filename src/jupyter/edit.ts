@@ -42,7 +42,7 @@ import {
   type NotebookResolver
 } from './notebook';
 import { utf8Length } from '../common/text';
-import { abortedIfReviewed, notApplied } from './proposed';
+import { abortedIfReviewed, deniedResult, notApplied } from './proposed';
 
 const CELL_TYPES = ['code', 'markdown', 'raw'] as const;
 type CellType = (typeof CELL_TYPES)[number];
@@ -323,13 +323,7 @@ async function proposeInsert(
         proposalId: outcome.proposal.id
       };
     case 'denied':
-      return {
-        status: 'denied',
-        code: 'PROPOSAL_DENIED',
-        proposalId: outcome.proposal.id,
-        cellId: null,
-        reason: outcome.reason
-      };
+      return deniedResult(outcome, { cellId: null });
     default:
       throw notApplied(outcome, notebook, namesNotebook(args.notebookPath));
   }
@@ -487,13 +481,7 @@ async function proposeUpdate(
         proposalId: outcome.proposal.id
       };
     case 'denied':
-      return {
-        status: 'denied',
-        code: 'PROPOSAL_DENIED',
-        proposalId: outcome.proposal.id,
-        cellId: args.cellId,
-        reason: outcome.reason
-      };
+      return deniedResult(outcome, { cellId: args.cellId });
     default:
       throw notApplied(outcome, notebook, namesNotebook(args.notebookPath));
   }
@@ -630,13 +618,7 @@ async function proposeDelete(
         proposalId: outcome.proposal.id
       };
     case 'denied':
-      return {
-        status: 'denied',
-        code: 'PROPOSAL_DENIED',
-        proposalId: outcome.proposal.id,
-        cellId: args.cellId,
-        reason: outcome.reason
-      };
+      return deniedResult(outcome, { cellId: args.cellId });
     default:
       throw notApplied(outcome, notebook, namesNotebook(args.notebookPath));
   }

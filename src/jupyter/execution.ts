@@ -23,7 +23,7 @@ import { ToolError } from '../common/errors';
 import { sourceHash } from '../common/hash';
 import { type IRunTarget } from '../propose/store';
 import { type IProposals } from '../tokens';
-import { notApplied } from './proposed';
+import { deniedResult, notApplied } from './proposed';
 import {
   executeCode,
   skipped,
@@ -290,13 +290,9 @@ async function reviewRun(
     case 'denied':
       return {
         kind: 'answer',
-        answer: {
-          status: 'denied',
-          code: 'PROPOSAL_DENIED',
-          proposalId: outcome.proposal.id,
-          cellIds: cells.map(cell => cell.cellId),
-          reason: outcome.reason
-        }
+        answer: deniedResult(outcome, {
+          cellIds: cells.map(cell => cell.cellId)
+        })
       };
     default:
       throw notApplied(outcome, notebook, addressedByPath);

@@ -13,7 +13,7 @@ import {
   namesNotebook,
   type NotebookResolver
 } from './notebook';
-import { abortedIfReviewed, notApplied } from './proposed';
+import { abortedIfReviewed, deniedResult, notApplied } from './proposed';
 
 /** The statuses a tool reports; every kernel state maps to one of them. */
 export type KernelStatus =
@@ -211,13 +211,7 @@ export async function kernelAction(
       apply: () => checkNotebookAccess(notebook, 'write', addressedByPath)
     });
     if (outcome.kind === 'denied') {
-      return {
-        status: 'denied',
-        code: 'PROPOSAL_DENIED',
-        proposalId: outcome.proposal.id,
-        action: args.action,
-        reason: outcome.reason
-      };
+      return deniedResult(outcome, { action: args.action });
     }
     if (outcome.kind !== 'accepted') {
       throw notApplied(outcome, notebook, addressedByPath);

@@ -64,3 +64,23 @@ export function notApplied(
       );
   }
 }
+
+/**
+ * The answer of a proposal the human (or the app, for them) denied: a normal
+ * result, not an error, the same for every kind, with what names the kind's
+ * target (`cellId`, `cellIds` or `action`).
+ */
+export function deniedResult<T extends object>(
+  outcome: { proposal: { id: string }; reason: string | null },
+  target: T
+): { status: 'denied'; code: 'PROPOSAL_DENIED'; proposalId: string } & T & {
+    reason: string | null;
+  } {
+  return {
+    status: 'denied',
+    code: 'PROPOSAL_DENIED',
+    proposalId: outcome.proposal.id,
+    ...target,
+    reason: outcome.reason
+  };
+}
