@@ -168,6 +168,15 @@ const ALLOWED: Record<string, string[]> = {
 
 const name = (file: string) => path.relative(ROOT, file);
 
+/**
+ * A plugin file (`src/<unit>/plugin.ts` or `src/<unit>/<name>-plugin.ts`) is
+ * where a feature is put together: it may import every unit but
+ * `src/index.ts`, and only `src/index.ts` (or another plugin file) imports it.
+ */
+const isPluginFile = (file: string) =>
+  path.relative(SRC, file).split(path.sep).length > 1 &&
+  /(^|-)plugin\.tsx?$/.test(path.basename(file));
+
 describe('import rules (docs/architecture.md)', () => {
   it('reads the imports at all (the checks below are not vacuous)', () => {
     expect(FILES.length).toBeGreaterThan(50);
@@ -182,8 +191,20 @@ describe('import rules (docs/architecture.md)', () => {
   it('each unit imports only what its layer may', () => {
     const broken = IMPORTS.filter(({ from, to }) => {
       const [a, b] = [unitOf(from), unitOf(to)];
+      if (isPluginFile(from)) {
+        return b === 'index.ts';
+      }
       return a !== b && !ALLOWED[a].includes(b);
     }).map(({ from, to }) => `${name(from)} -> ${name(to)}`);
+    expect(broken).toEqual([]);
+  });
+
+  it('a plugin file is imported only by src/index.ts or another plugin file', () => {
+    expect(FILES.filter(isPluginFile).length).toBeGreaterThan(5);
+    const broken = IMPORTS.filter(
+      ({ from, to }) =>
+        isPluginFile(to) && unitOf(from) !== 'index.ts' && !isPluginFile(from)
+    ).map(({ from, to }) => `${name(from)} -> ${name(to)}`);
     expect(broken).toEqual([]);
   });
 
