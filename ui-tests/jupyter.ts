@@ -232,6 +232,24 @@ export class JupyterApp {
     return this.waitForNotebook(docPath, options);
   }
 
+  /**
+   * Loads the app again, as a person reloading it, and waits for it. In
+   * JupyterLab and JupyterLite's lab page it is loaded at the app's own
+   * address, not at the one in the address bar: that one names the notebook
+   * in front (`…/tree/<path>`), and JupyterLab opens a notebook named there
+   * once more after it has restored, bringing it to the front a moment later
+   * (a second or more on a loaded machine), over whatever was opened since.
+   * The layout, with that notebook, is restored from the workspace either way.
+   */
+  async reload(): Promise<void> {
+    if (this.ui === 'notebook') {
+      await this.page.reload();
+    } else {
+      await this.page.goto(this.url());
+    }
+    await this.waitForApp();
+  }
+
   /** Waits for `window.jupyterapp` to have started and restored. */
   async waitForApp(page: Page = this.page): Promise<string> {
     await page.waitForFunction(() => !!window.uiTests, null, {

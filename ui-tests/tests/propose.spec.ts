@@ -252,8 +252,7 @@ test.describe('Propose mode', () => {
     expect(saved.metadata[ACCESS_KEY]).toMatchObject({
       proposeMode: 'propose'
     });
-    await page.reload();
-    await jupyter.waitForApp();
+    await jupyter.reload();
     await human.openNotebook(path, { kernel: false });
     const again = await human.proposeSwitch();
     await expect(again).toHaveAttribute('aria-checked', 'true');
