@@ -5,18 +5,28 @@ import { provenancePlugin } from './access/provenance-plugin';
 import { stableCellIdsPlugin } from './jupyter/cell-ids-plugin';
 import { agentPanelPlugin, statusPlugin } from './panel/plugin';
 import { proposePlugin } from './propose/plugin';
-import { reviewBadgesPlugin, reviewStorePlugin } from './review/plugin';
-import { outputSelectionPlugin } from './selection/plugin';
-import webmcpPlugin from './webmcp/plugin';
+import {
+  reviewBadgesPlugin,
+  reviewStorePlugin,
+  reviewToolsPlugin
+} from './review/plugin';
+import {
+  outputSelectionPlugin,
+  outputSelectionToolPlugin
+} from './selection/plugin';
+import webmcpPlugin, { toolServicesPlugin } from './webmcp/plugin';
 
 const plugins: JupyterFrontEndPlugin<unknown>[] = [
+  toolServicesPlugin,
   webmcpPlugin,
   stableCellIdsPlugin,
   statusPlugin,
   provenancePlugin,
   outputSelectionPlugin,
+  outputSelectionToolPlugin,
   accessPlugin,
   reviewStorePlugin,
+  reviewToolsPlugin,
   reviewBadgesPlugin,
   proposePlugin,
   agentPanelPlugin

@@ -7,6 +7,7 @@ import type { ISharedCell, ISharedNotebook } from '@jupyter/ydoc';
 import type { DocumentRegistry } from '@jupyterlab/docregistry';
 import type { INotebookModel, NotebookPanel } from '@jupyterlab/notebook';
 import { Token } from '@lumino/coreutils';
+import type { IDisposable } from '@lumino/disposable';
 import { type ISignal } from '@lumino/signaling';
 
 import {
@@ -32,6 +33,7 @@ import {
   type ProposalOutcome
 } from './propose/store';
 import { type IOutputSelectionRecord } from './selection/visible';
+import { type AccessIntent } from './access/policy';
 
 /** What a tool call is doing with a cell, for on-cell presence. */
 export type CellActivityKind = 'reading' | 'editing' | 'running';
@@ -105,11 +107,118 @@ export interface IToolSummary {
   annotations: Readonly<Record<string, boolean>>;
 }
 
+/** The annotations a tool declares to the WebMCP runtime. */
+export interface IToolAnnotations {
+  /** The tool changes nothing. */
+  readOnlyHint: boolean;
+  /** Its result carries text others wrote (a notebook's cells, say). */
+  untrustedContentHint: boolean;
+  /** Present (true) on tools that run code, delete or restart. */
+  consequentialHint?: boolean;
+}
+
+/** What a tool's handler gets beside its validated arguments. */
+export interface IToolCallContext {
+  /** The caller's abort signal (never undefined: a dummy one when none came). */
+  signal: AbortSignal;
+  /** The call's id in the call stream (IToolCall.id). */
+  callId: number;
+  /**
+   * Say which notebook and cell the call is reading, editing or running now,
+   * for the human (the Activity tab, on-cell presence); never sent to the
+   * agent.
+   */
+  reportCell(
+    notebookPath: string,
+    cellId: string,
+    kind: CellActivityKind
+  ): void;
+  /** Report the progress of long work (listing a big workspace, say). */
+  reportProgress(progress: IToolProgress): void;
+}
+
+/**
+ * A tool as another extension adds it (`IWebMcpRegistry.addTool`): what the
+ * agent is told and the handler that answers. The registry validates the
+ * arguments against `inputSchema` (defaults filled in) before the handler
+ * runs, wraps what it returns in the bounded result envelope, turns what it
+ * throws into an error result (a `ToolError`-like `{ code, message }` keeps
+ * its code), lists the call in Activity and honours the owner's
+ * `disabledTools` setting.
+ */
+export interface IWebMcpTool {
+  /**
+   * The tool's name: letters, digits, `_`, `-` and `.`, at most 128
+   * characters; names starting with `jupyter_` are this extension's.
+   */
+  name: string;
+  /** A short human title. */
+  title: string;
+  /** What the tool does, for the agent. */
+  description: string;
+  /** The JSON Schema of the arguments: an object schema. */
+  inputSchema: { [key: string]: unknown };
+  annotations: IToolAnnotations;
+  /** Answers a call with its validated arguments. */
+  handler(
+    args: Record<string, unknown>,
+    context: IToolCallContext
+  ): Promise<unknown>;
+}
+
+/**
+ * A notebook as a tool may act on it (`IWebMcpNotebooks.resolve`), with the
+ * owner's access already checked for the intent it was resolved with.
+ */
+export interface IToolNotebook {
+  /** Workspace-relative path. */
+  readonly path: string;
+  /** The open panel in this app, or null when it was read from its file. */
+  readonly panel: NotebookPanel | null;
+  /** The live shared model, or a standalone one built from the file. */
+  readonly model: ISharedNotebook;
+  /** Whether the live model has unsaved changes (false for a file read). */
+  readonly dirty: boolean;
+  /** The cells the agent may know of, in order (hidden cells left out). */
+  visibleCells(): ISharedCell[];
+  /**
+   * The cell with this id, checked for `intent`: a missing or hidden cell
+   * throws CELL_NOT_FOUND, a read-only one CELL_ACCESS_DENIED for a write.
+   */
+  cell(cellId: string, intent: AccessIntent): ISharedCell;
+  /** Releases a standalone model; call it when done (a no-op when live). */
+  release(): void;
+}
+
+/** The resolution and access rules our tools use, for other tools. */
+export interface IWebMcpNotebooks {
+  /**
+   * The notebook at `path` (null or absent: the current one), checked for
+   * `intent` as our tools check it: a hidden notebook throws exactly what a
+   * missing one throws (NOTEBOOK_NOT_FOUND, or NO_ACTIVE_NOTEBOOK for the
+   * current one), a read-only one NOTEBOOK_ACCESS_DENIED for a write.
+   */
+  resolve(
+    path: string | null | undefined,
+    intent: AccessIntent
+  ): Promise<IToolNotebook>;
+}
+
 /**
  * The WebMCP registration of this app's tools: whether WebMCP is available,
- * what is registered, the calls in progress and the recent ones.
+ * what is registered, the calls in progress and the recent ones; and the
+ * way another extension adds a tool of its own.
  */
 export interface IWebMcpRegistry {
+  /**
+   * Adds a tool: it is registered on the page's model context (at once, or
+   * when registration starts) unless the owner turned it off, and goes
+   * through what every tool goes through. Disposing the result unregisters
+   * it. Throws on an invalid definition or a name already taken.
+   */
+  addTool(tool: IWebMcpTool): IDisposable;
+  /** Notebook resolution with the owner's access rules, for tool handlers. */
+  readonly notebooks: IWebMcpNotebooks;
   readonly status: IRegistrationStatus;
   readonly statusChanged: ISignal<IWebMcpRegistry, IRegistrationStatus>;
   /** Emitted when a call starts, reports a cell or progress, and ends. */

@@ -1,4 +1,4 @@
-import { type ToolName } from '../src/webmcp/schemas';
+import { type ToolName } from '../src/webmcp/specs';
 
 /** The tools implemented so far; each issue that lands adds its own. */
 export const IMPLEMENTED: ToolName[] = [

@@ -6,7 +6,9 @@ import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
 import { ITranslator } from '@jupyterlab/translation';
 import { DisposableDelegate, DisposableSet } from '@lumino/disposable';
 
-import { IReviewStore } from '../tokens';
+import { IReviewStore, IWebMcpRegistry } from '../tokens';
+import { IToolServices } from '../webmcp/services';
+import { commentTools } from '../webmcp/tools';
 import { ReviewBadges } from './badges';
 import { CommandIDs } from './commands';
 import { ReviewStore } from './storage';
@@ -19,6 +21,33 @@ export const reviewStorePlugin: JupyterFrontEndPlugin<IReviewStore> = {
   autoStart: true,
   provides: IReviewStore,
   activate: (): IReviewStore => new ReviewStore()
+};
+
+let tools: DisposableSet | null = null;
+
+/** The seven review-thread tools, added to the WebMCP registry. */
+export const reviewToolsPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'jupyterlite-webmcp:review-tools',
+  description:
+    'Adds the review-thread tools (jupyter_list_comments and the six others) to the WebMCP registry.',
+  autoStart: true,
+  requires: [IWebMcpRegistry, IToolServices, IReviewStore],
+  activate: (
+    app: JupyterFrontEnd,
+    registry: IWebMcpRegistry,
+    services: IToolServices,
+    review: IReviewStore
+  ): void => {
+    const set = new DisposableSet();
+    tools = set;
+    for (const tool of commentTools(services, review)) {
+      set.add(registry.addTool(tool));
+    }
+  },
+  deactivate: (): void => {
+    tools?.dispose();
+    tools = null;
+  }
 };
 
 let wiring: DisposableSet | null = null;

@@ -3,8 +3,11 @@ import {
   type JupyterFrontEndPlugin
 } from '@jupyterlab/application';
 import { INotebookTracker } from '@jupyterlab/notebook';
+import { DisposableSet } from '@lumino/disposable';
 
-import { IOutputSelectionTracker } from '../tokens';
+import { IOutputSelectionTracker, IWebMcpRegistry } from '../tokens';
+import { IToolServices } from '../webmcp/services';
+import { selectionTools } from '../webmcp/tools';
 import { OutputSelectionTracker } from './capture';
 
 let selection: OutputSelectionTracker | null = null;
@@ -30,3 +33,30 @@ export const outputSelectionPlugin: JupyterFrontEndPlugin<IOutputSelectionTracke
       selection = null;
     }
   };
+
+let tool: DisposableSet | null = null;
+
+/** jupyter_get_output_selection, added to the WebMCP registry. */
+export const outputSelectionToolPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'jupyterlite-webmcp:output-selection-tool',
+  description:
+    'Adds jupyter_get_output_selection to the WebMCP registry: the output text the human selected.',
+  autoStart: true,
+  requires: [IWebMcpRegistry, IToolServices, IOutputSelectionTracker],
+  activate: (
+    app: JupyterFrontEnd,
+    registry: IWebMcpRegistry,
+    services: IToolServices,
+    tracker: IOutputSelectionTracker
+  ): void => {
+    const set = new DisposableSet();
+    tool = set;
+    for (const definition of selectionTools(services.resolver, tracker)) {
+      set.add(registry.addTool(definition));
+    }
+  },
+  deactivate: (): void => {
+    tool?.dispose();
+    tool = null;
+  }
+};

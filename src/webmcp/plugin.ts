@@ -12,47 +12,33 @@ import { ACCESS_METADATA_KEY } from '../access/model';
 import { NOT_YET_KNOWN, NotebookVisibilityCache } from '../access/visibility';
 import { type IJupyterEnvironment } from '../jupyter/environment';
 import { NotebookResolver } from '../jupyter/notebook';
-import {
-  IAgentAccess,
-  IOutputSelectionTracker,
-  IProposals,
-  IReviewStore,
-  IWebMcpRegistry
-} from '../tokens';
+import { IAgentAccess, IProposals, IWebMcpRegistry } from '../tokens';
+import { toolNotebooks } from './notebooks';
 import { WebMcpRegistry } from './register';
-import { buildTools } from './tools';
+import { IToolServices } from './services';
+import { coreTools } from './tools';
 import { InputValidator } from './validate';
 
-let registry: WebMcpRegistry | null = null;
-
 /**
- * Registers the notebook tools on the page's WebMCP model context.
+ * What our tools are built from: the app as the semantic layer sees it, the
+ * notebook resolver and the rule of which notebooks an agent may list.
  */
-const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
-  id: 'jupyterlite-webmcp:webmcp',
-  description: 'Registers the notebook tools on document.modelContext.',
+export const toolServicesPlugin: JupyterFrontEndPlugin<IToolServices> = {
+  id: 'jupyterlite-webmcp:tool-services',
+  description:
+    "The app, notebook resolver and visibility rule the notebook tools' handlers use.",
   autoStart: true,
-  requires: [INotebookTracker, IDocumentManager, IAgentAccess, IReviewStore],
-  optional: [
-    ILabShell,
-    IDefaultFileBrowser,
-    IOutputSelectionTracker,
-    ISettingRegistry,
-    IProposals
-  ],
-  provides: IWebMcpRegistry,
+  requires: [INotebookTracker, IDocumentManager, IAgentAccess],
+  optional: [ILabShell, IDefaultFileBrowser],
+  provides: IToolServices,
   activate: (
     app: JupyterFrontEnd,
     tracker: INotebookTracker,
     docManager: IDocumentManager,
     access: IAgentAccess,
-    review: IReviewStore,
     labShell: ILabShell | null,
-    fileBrowser: IDefaultFileBrowser | null,
-    outputSelection: IOutputSelectionTracker | null,
-    settingRegistry: ISettingRegistry | null,
-    proposals: IProposals | null
-  ): IWebMcpRegistry => {
+    fileBrowser: IDefaultFileBrowser | null
+  ): IToolServices => {
     const env: IJupyterEnvironment = {
       app,
       tracker,
@@ -63,7 +49,6 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
       announced: access.announced,
       browsingDirectory: () => fileBrowser?.model.path ?? null
     };
-    const resolver = new NotebookResolver(env);
     const visibility = new NotebookVisibilityCache({
       contents: env.contents,
       liveMetadata: path => {
@@ -78,16 +63,38 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
       },
       announced: access.announced
     });
+    return {
+      env,
+      resolver: new NotebookResolver(env),
+      isNotebookVisible: entry => visibility.isVisible(entry)
+    };
+  }
+};
+
+let registry: WebMcpRegistry | null = null;
+
+/**
+ * Registers the notebook tools on the page's WebMCP model context: its own
+ * core tools here; the review and selection features add theirs, and other
+ * extensions theirs, through `IWebMcpRegistry.addTool`.
+ */
+const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
+  id: 'jupyterlite-webmcp:webmcp',
+  description: 'Registers the notebook tools on document.modelContext.',
+  autoStart: true,
+  requires: [IToolServices],
+  optional: [ISettingRegistry, IProposals],
+  provides: IWebMcpRegistry,
+  activate: (
+    app: JupyterFrontEnd,
+    services: IToolServices,
+    settingRegistry: ISettingRegistry | null,
+    proposals: IProposals | null
+  ): IWebMcpRegistry => {
     registry = new WebMcpRegistry({
-      tools: buildTools({
-        env,
-        resolver,
-        isNotebookVisible: entry => visibility.isVisible(entry),
-        outputSelection,
-        review,
-        proposals
-      }),
-      validator: new InputValidator()
+      tools: coreTools(services, proposals),
+      validator: new InputValidator(),
+      notebooks: toolNotebooks(services.resolver)
     });
     const started = registry;
     if (!settingRegistry) {

@@ -10,7 +10,7 @@
  * series of re-checks. `execute` never throws: every outcome, including an
  * unexpected exception, becomes the result envelope.
  */
-import { type IDisposable } from '@lumino/disposable';
+import { DisposableDelegate, type IDisposable } from '@lumino/disposable';
 import { Signal, type ISignal } from '@lumino/signaling';
 
 import { ownSignal } from '../common/abort-signal';
@@ -22,14 +22,19 @@ import {
   type IToolCall,
   type IToolProgress,
   type IToolSummary,
-  type IWebMcpRegistry
+  type IWebMcpNotebooks,
+  type IWebMcpRegistry,
+  type IWebMcpTool
 } from '../tokens';
+import { compileToolSchema } from './compile';
 import { errorResult, successResult } from './results';
-import { type ToolName } from './schemas';
+import { TOOL_NAMES } from './specs';
 import {
+  type CompiledValidator,
   type IToolCallContext,
   type IToolDefinition,
-  type IToolResult
+  type IToolResult,
+  type JSONSchema
 } from './types';
 import { type InputValidator } from './validate';
 
@@ -86,8 +91,9 @@ const MAX_CALL_CELL_IDS = 100;
  */
 export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
   constructor(options: WebMcpRegistry.IOptions) {
-    this._tools = options.tools;
     this._validator = options.validator;
+    this._compile = options.compileSchema ?? compileToolSchema;
+    this.notebooks = options.notebooks ?? NO_NOTEBOOKS;
     this._find = options.findModelContext ?? findModelContext;
     this._delays = options.recheckDelaysMs ?? RECHECK_DELAYS_MS;
     this._log = options.log ?? console;
@@ -95,6 +101,53 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
       0,
       options.historySize ?? DEFAULT_CALL_HISTORY_SIZE
     );
+    for (const tool of options.tools ?? []) {
+      this.addTool(tool);
+    }
+  }
+
+  /** Notebook resolution with the owner's access rules, for handlers. */
+  readonly notebooks: IWebMcpNotebooks;
+
+  /**
+   * Adds a tool (ours, or another extension's): registered at once when
+   * registration has started and the owner has not turned it off, else when
+   * it starts. Disposing the result unregisters it.
+   */
+  addTool(tool: IWebMcpTool): IDisposable {
+    if (this._disposed) {
+      throw new Error('jupyterlite-webmcp: the registry is disposed.');
+    }
+    const definition = checkedTool(tool);
+    if (this._tools.some(known => known.name === definition.name)) {
+      throw new Error(
+        `jupyterlite-webmcp: a tool named "${definition.name}" is already added.`
+      );
+    }
+    const forget = this._validator.has(definition.name)
+      ? () => undefined
+      : this._validator.add(
+          definition.name,
+          definition.validate ??
+            this._compile(definition.name, definition.inputSchema),
+          definition.inputSchema
+        );
+    this._tools.splice(insertionIndex(this._tools, definition), 0, definition);
+    if (this._started) {
+      void this._reconcile();
+    }
+    return new DisposableDelegate(() => {
+      const index = this._tools.indexOf(definition);
+      if (index < 0) {
+        return;
+      }
+      this._tools.splice(index, 1);
+      forget();
+      this._unregisterOne(definition.name);
+      if (this._started && !this._disposed) {
+        void this._reconcile();
+      }
+    });
   }
 
   /** Where registration stands. */
@@ -152,8 +205,8 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
    * registrations match.
    */
   setDisabledTools(names: Iterable<string>): Promise<void> {
-    const known = new Set(this.toolNames);
-    this._disabled = new Set([...names].filter(name => known.has(name)));
+    // kept whole: a tool added later by another extension may be among them
+    this._disabled = new Set(names);
     return this._reconcile();
   }
 
@@ -196,7 +249,7 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     try {
       // a signal from another realm (an isolated world, an iframe) counts too
       const signal = ownSignal(options?.signal);
-      const args = this._validator.validate(tool.name as ToolName, input);
+      const args = this._validator.validate(tool.name, input);
       call.args = args;
       call.notebookPath = namedNotebook(tool.name, args);
       result = successResult(
@@ -381,7 +434,8 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
       unregister:
         typeof unregister === 'function' ? () => unregister.call(handle) : null
     });
-    if (this._disposed) {
+    // disposed, or the tool removed, while the runtime settled it
+    if (this._disposed || !this._tools.includes(tool)) {
       this._unregisterOne(tool.name);
     }
   }
@@ -409,8 +463,12 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     this._callChanged.emit(copyCall(call));
   }
 
-  private readonly _tools: IToolDefinition[];
+  private readonly _tools: IToolDefinition[] = [];
   private readonly _validator: InputValidator;
+  private readonly _compile: (
+    name: string,
+    schema: JSONSchema
+  ) => CompiledValidator;
   private readonly _find: () => IModelContext | null;
   private readonly _delays: number[];
   private readonly _log: Pick<Console, 'warn'>;
@@ -443,8 +501,16 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
 /** The namespace of {@link WebMcpRegistry}. */
 export namespace WebMcpRegistry {
   export interface IOptions {
-    tools: IToolDefinition[];
+    /** Tools to add at once (more come through `addTool`). */
+    tools?: IToolDefinition[];
     validator: InputValidator;
+    /** Notebook resolution for handlers; the plugin gives the app's. */
+    notebooks?: IWebMcpNotebooks;
+    /**
+     * Compiles the schema of a tool added without a validator; defaults to
+     * the app's ajv (./compile.ts).
+     */
+    compileSchema?: (name: string, schema: JSONSchema) => CompiledValidator;
     /** Where to look for the runtime; defaults to {@link findModelContext}. */
     findModelContext?: () => IModelContext | null;
     /** Delays of the re-checks when no runtime is found at start. */
@@ -454,6 +520,82 @@ export namespace WebMcpRegistry {
     /** Finished calls kept; defaults to DEFAULT_CALL_HISTORY_SIZE. */
     historySize?: number;
   }
+}
+
+/** A registry without notebooks (unit tests give none). */
+const NO_NOTEBOOKS: IWebMcpNotebooks = {
+  resolve: () =>
+    Promise.reject(new Error('This registry was given no notebooks.'))
+};
+
+/** What a tool's name may be (WebMCP clients pass it on to MCP). */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** The spec's order for ours, then the others in the order added. */
+function insertionIndex(
+  tools: readonly IToolDefinition[],
+  tool: IToolDefinition
+): number {
+  const rank = (name: string) => {
+    const index = (TOOL_NAMES as readonly string[]).indexOf(name);
+    return index < 0 ? TOOL_NAMES.length : index;
+  };
+  const own = rank(tool.name);
+  const after = tools.findIndex(known => rank(known.name) > own);
+  return after < 0 ? tools.length : after;
+}
+
+/**
+ * A tool's definition as given, checked: another extension's mistakes are
+ * reported when it adds the tool, not to the agent at the first call.
+ */
+function checkedTool(tool: IWebMcpTool): IToolDefinition {
+  const fail = (what: string): never => {
+    throw new Error(
+      `jupyterlite-webmcp: cannot add the tool "${String(tool?.name).slice(0, 64)}": ${what}.`
+    );
+  };
+  if (!tool || typeof tool !== 'object') {
+    return fail('a tool is an object');
+  }
+  if (typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name)) {
+    fail('its name must be 1 to 128 letters, digits, "_", "-" or "."');
+  }
+  if (
+    tool.name.startsWith('jupyter_') &&
+    !(TOOL_NAMES as readonly string[]).includes(tool.name)
+  ) {
+    fail(
+      'names starting with "jupyter_" are kept for the tools of the specification'
+    );
+  }
+  for (const key of ['title', 'description'] as const) {
+    if (typeof tool[key] !== 'string' || tool[key].trim() === '') {
+      fail(`its ${key} must be a non-empty string`);
+    }
+  }
+  const schema = tool.inputSchema as JSONSchema | null;
+  if (
+    !schema ||
+    typeof schema !== 'object' ||
+    Array.isArray(schema) ||
+    schema.type !== 'object'
+  ) {
+    fail('its inputSchema must be a JSON Schema of type "object"');
+  }
+  const annotations = tool.annotations;
+  if (
+    !annotations ||
+    typeof annotations.readOnlyHint !== 'boolean' ||
+    typeof annotations.untrustedContentHint !== 'boolean'
+  ) {
+    fail('its annotations need readOnlyHint and untrustedContentHint');
+  }
+  if (typeof tool.handler !== 'function') {
+    fail('its handler must be a function');
+  }
+  // a copy: what the extension changes later does not reach the runtime
+  return { ...tool, annotations: { ...annotations } } as IToolDefinition;
 }
 
 /** A copy of a call that later changes to the original do not reach. */

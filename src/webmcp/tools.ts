@@ -1,30 +1,23 @@
 /**
- * The tools, as data: each one is its catalog entry (title, verbatim
- * description, annotations), its input schema and a handler that calls the
- * semantic layer. Handlers never touch widgets or `document.modelContext`.
- *
- * Only implemented tools are built, so what is registered is exactly what
- * works.
+ * The handlers of our tools, in three groups: the core tools the WebMCP
+ * plugin registers, the comment tools the review feature adds and the
+ * output-selection tool the selection feature adds. Each group is a map from
+ * name to handler (./define.ts), so a handler's arguments are derived from
+ * the tool's schema (./specs.ts) and a missing handler does not compile.
+ * Handlers call the semantic layer; they never touch widgets or
+ * `document.modelContext`.
  */
 import { getCellAccess } from '../jupyter/cell-access';
-import { getCells, type IGetCellsArgs } from '../jupyter/cells';
+import { getCells } from '../jupyter/cells';
 import { getContext } from '../jupyter/context';
-import { createNotebook, type ICreateArgs } from '../jupyter/create';
+import { createNotebook } from '../jupyter/create';
 import { exportNotebook, saveNotebook } from '../jupyter/document';
-import {
-  deleteCell,
-  insertCell,
-  updateCell,
-  type IDeleteArgs,
-  type IInsertArgs,
-  type IUpdateArgs
-} from '../jupyter/edit';
-import { type IJupyterEnvironment } from '../jupyter/environment';
-import { runCells, type IRunArgs } from '../jupyter/execution';
-import { kernelAction, type IKernelActionArgs } from '../jupyter/kernel';
-import { focusCell, type IFocusCellArgs } from '../jupyter/navigate';
+import { deleteCell, insertCell, updateCell } from '../jupyter/edit';
+import { runCells } from '../jupyter/execution';
+import { kernelAction } from '../jupyter/kernel';
+import { focusCell } from '../jupyter/navigate';
 import { type NotebookResolver } from '../jupyter/notebook';
-import { openNotebook, type IOpenArgs } from '../jupyter/open';
+import { openNotebook } from '../jupyter/open';
 import {
   createComment,
   focusComment,
@@ -32,137 +25,113 @@ import {
   listComments,
   reopenComment,
   replyComment,
-  resolveComment,
-  type ICreateCommentArgs,
-  type IListCommentsArgs,
-  type IReplyCommentArgs,
-  type IResolveCommentArgs,
-  type IThreadArgs
+  resolveComment
 } from '../jupyter/review';
-import {
-  listWorkspace,
-  type IListWorkspaceArgs,
-  type NotebookVisibility
-} from '../jupyter/workspace';
+import { listWorkspace } from '../jupyter/workspace';
 import { getOutputSelection } from '../selection/tool';
 import {
   type IOutputSelectionTracker,
   type IProposals,
   type IReviewStore
 } from '../tokens';
-import { TOOL_CATALOG } from './catalog';
-import { TOOL_INPUT_SCHEMAS, type ToolName } from './schemas';
-import { type IToolCallContext, type IToolDefinition } from './types';
+import {
+  type CommentToolName,
+  type CoreToolName,
+  defineTools,
+  type SelectionToolName
+} from './define';
+import { TOOL_NAMES } from './specs';
+import { type IToolServices } from './services';
+import { type IToolDefinition } from './types';
 
-/** What the handlers call. */
-export interface IToolServices {
-  env: IJupyterEnvironment;
-  resolver: NotebookResolver;
-  /** Whether a listed notebook is visible to the agent (all, by default). */
-  isNotebookVisible?: NotebookVisibility;
-  /**
-   * The output-selection tracker; `jupyter_get_output_selection` exists only
-   * when one is supplied.
-   */
-  outputSelection?: IOutputSelectionTracker | null;
-  /** The review store the comment tools read and write threads through. */
-  review: IReviewStore;
-  /**
-   * Propose mode, when its plugin is there: updates, inserts, deletes, runs
-   * and kernel actions then stage proposals while the human has it on.
-   */
-  proposals?: IProposals | null;
-}
-
-type Handler = (
-  args: Record<string, unknown>,
-  context: IToolCallContext
-) => Promise<unknown>;
-
-function handlers(services: IToolServices): Partial<Record<ToolName, Handler>> {
-  const { env, resolver, isNotebookVisible, outputSelection, review } =
-    services;
-  const proposals = services.proposals ?? null;
-  const reviewing = { env, resolver, review };
-  return {
+/** The tools the WebMCP plugin registers itself, in the spec's order. */
+export function coreTools(
+  services: IToolServices,
+  proposals: IProposals | null
+): IToolDefinition[] {
+  const { env, resolver, isNotebookVisible } = services;
+  return defineTools<CoreToolName>({
     jupyter_get_context: async () =>
       getContext(env, resolver, isNotebookVisible),
-    jupyter_list_workspace: async (args, context) =>
-      listWorkspace(resolver, args as IListWorkspaceArgs, isNotebookVisible, {
-        onProgress: progress => context.reportProgress(progress)
+    jupyter_list_workspace: async (args, call) =>
+      listWorkspace(resolver, args, isNotebookVisible, {
+        onProgress: progress => call.reportProgress(progress)
       }),
-    jupyter_open_notebook: async args =>
-      openNotebook(env, resolver, args as unknown as IOpenArgs),
+    jupyter_open_notebook: async args => openNotebook(env, resolver, args),
     jupyter_create_notebook: async args =>
-      createNotebook(
-        env,
-        resolver,
-        args as unknown as ICreateArgs,
-        isNotebookVisible
-      ),
-    jupyter_get_cells: async (args, call) =>
-      getCells(resolver, args as IGetCellsArgs, call),
+      createNotebook(env, resolver, args, isNotebookVisible),
+    jupyter_get_cells: async (args, call) => getCells(resolver, args, call),
     jupyter_get_cell_access: async args => getCellAccess(resolver, args),
     jupyter_insert_cell: async (args, call) =>
-      insertCell(resolver, args as IInsertArgs, call, proposals),
+      insertCell(resolver, args, call, proposals),
     jupyter_update_cell: async (args, call) =>
-      updateCell(resolver, args as unknown as IUpdateArgs, call, proposals),
+      updateCell(resolver, args, call, proposals),
     jupyter_delete_cell: async (args, call) =>
-      deleteCell(resolver, args as unknown as IDeleteArgs, call, proposals),
-    jupyter_focus_cell: async args =>
-      focusCell(env, resolver, args as unknown as IFocusCellArgs),
+      deleteCell(resolver, args, call, proposals),
     jupyter_run_cells: async (args, call) =>
-      runCells(resolver, args as IRunArgs, call, proposals),
+      runCells(resolver, args, call, proposals),
+    jupyter_focus_cell: async args => focusCell(env, resolver, args),
     jupyter_save_notebook: async args => saveNotebook(env, resolver, args),
     jupyter_kernel_action: async (args, call) =>
-      kernelAction(
-        resolver,
-        args as unknown as IKernelActionArgs,
-        call,
-        proposals
-      ),
-    jupyter_list_comments: async args =>
-      listComments(reviewing, args as IListCommentsArgs),
-    jupyter_get_comment: async (args, call) =>
-      getComment(reviewing, args as unknown as IThreadArgs, call),
-    jupyter_create_comment: async (args, call) =>
-      createComment(reviewing, args as unknown as ICreateCommentArgs, call),
-    jupyter_reply_comment: async (args, call) =>
-      replyComment(reviewing, args as unknown as IReplyCommentArgs, call),
-    jupyter_resolve_comment: async (args, call) =>
-      resolveComment(reviewing, args as unknown as IResolveCommentArgs, call),
-    jupyter_reopen_comment: async (args, call) =>
-      reopenComment(reviewing, args as unknown as IThreadArgs, call),
-    jupyter_focus_comment: async (args, call) =>
-      focusComment(reviewing, args as unknown as IThreadArgs, call),
-    jupyter_export_notebook: async args => exportNotebook(resolver, args),
-    ...(outputSelection
-      ? {
-          jupyter_get_output_selection: async () =>
-            getOutputSelection(
-              outputSelection,
-              path =>
-                resolver.findOpenPanel(path)?.content.model?.sharedModel ?? null
-            )
-        }
-      : {})
-  };
+      kernelAction(resolver, args, call, proposals),
+    jupyter_export_notebook: async args => exportNotebook(resolver, args)
+  });
 }
 
-/** Build the definitions of every implemented tool, in the spec's order. */
-export function buildTools(services: IToolServices): IToolDefinition[] {
-  const implemented = handlers(services);
-  const tools: IToolDefinition[] = [];
-  for (const name of Object.keys(TOOL_CATALOG) as ToolName[]) {
-    const handler = implemented[name];
-    if (handler) {
-      tools.push({
-        name,
-        ...TOOL_CATALOG[name],
-        inputSchema: TOOL_INPUT_SCHEMAS[name],
-        handler
-      });
-    }
+/** The review-thread tools, which the review feature adds. */
+export function commentTools(
+  { env, resolver }: IToolServices,
+  review: IReviewStore
+): IToolDefinition[] {
+  const services = { env, resolver, review };
+  return defineTools<CommentToolName>({
+    jupyter_list_comments: async args => listComments(services, args),
+    jupyter_get_comment: async (args, call) => getComment(services, args, call),
+    jupyter_create_comment: async (args, call) =>
+      createComment(services, args, call),
+    jupyter_reply_comment: async (args, call) =>
+      replyComment(services, args, call),
+    jupyter_resolve_comment: async (args, call) =>
+      resolveComment(services, args, call),
+    jupyter_reopen_comment: async (args, call) =>
+      reopenComment(services, args, call),
+    jupyter_focus_comment: async (args, call) =>
+      focusComment(services, args, call)
+  });
+}
+
+/** The output-selection tool, which the selection feature adds. */
+export function selectionTools(
+  resolver: NotebookResolver,
+  outputSelection: IOutputSelectionTracker
+): IToolDefinition[] {
+  return defineTools<SelectionToolName>({
+    jupyter_get_output_selection: async () =>
+      getOutputSelection(
+        outputSelection,
+        path => resolver.findOpenPanel(path)?.content.model?.sharedModel ?? null
+      )
+  });
+}
+
+/**
+ * Every tool of ours, in the spec's order, as the three plugins add them
+ * (the output-selection tool only with a tracker): what the docs check and
+ * the unit tests read.
+ */
+export function buildTools(
+  services: IToolServices & {
+    review: IReviewStore;
+    proposals?: IProposals | null;
+    outputSelection?: IOutputSelectionTracker | null;
   }
-  return tools;
+): IToolDefinition[] {
+  const tools = [
+    ...coreTools(services, services.proposals ?? null),
+    ...commentTools(services, services.review),
+    ...(services.outputSelection
+      ? selectionTools(services.resolver, services.outputSelection)
+      : [])
+  ];
+  return TOOL_NAMES.flatMap(name => tools.filter(tool => tool.name === name));
 }

@@ -2,56 +2,27 @@
  * The shapes shared by the WebMCP adapter: a tool as data, what its handler
  * receives, and the envelope every call returns.
  */
-import { type CellActivityKind, type IToolProgress } from '../tokens';
+import { type IWebMcpTool } from '../tokens';
 
-export type { CellActivityKind, IToolProgress } from '../tokens';
+export type {
+  CellActivityKind,
+  IToolAnnotations,
+  IToolCallContext,
+  IToolProgress
+} from '../tokens';
 
 /** A JSON Schema object, as the tools advertise and ajv compiles. */
 export type JSONSchema = { [key: string]: unknown };
 
-/** The annotations a tool declares to the WebMCP runtime. */
-export interface IToolAnnotations {
-  readOnlyHint: boolean;
-  untrustedContentHint: boolean;
-  /** Present (true) on tools that run code, delete or restart. */
-  consequentialHint?: boolean;
-}
-
-/** What a handler gets beside its validated arguments. */
-export interface IToolCallContext {
-  /** The caller's abort signal (never undefined: a dummy one when none came). */
-  signal: AbortSignal;
-  /** The call's id in the call stream (IToolCall.id). */
-  callId: number;
-  /**
-   * Say which notebook and cell the call is reading, editing or running now,
-   * for the human (the Activity tab, on-cell presence); never sent to the
-   * agent.
-   */
-  reportCell(
-    notebookPath: string,
-    cellId: string,
-    kind: CellActivityKind
-  ): void;
-  /** Report the progress of long work (listing a big workspace, say). */
-  reportProgress(progress: IToolProgress): void;
-}
-
-/** A tool as data: the spec's name, title, description, schema and annotations. */
-export interface IToolDefinition {
-  name: string;
-  title: string;
-  description: string;
-  inputSchema: JSONSchema;
-  annotations: IToolAnnotations;
-  /**
-   * Run the tool on validated arguments. Handlers throw ToolError for expected
-   * failures; the adapter turns every outcome into the result envelope.
-   */
-  handler(
-    args: Record<string, unknown>,
-    context: IToolCallContext
-  ): Promise<unknown>;
+/**
+ * A tool as the registry holds it: a definition (ours, or another
+ * extension's) and, for ours, the validator generated from its schema at
+ * build time. Handlers throw ToolError for expected failures; the adapter
+ * turns every outcome into the result envelope.
+ */
+export interface IToolDefinition extends IWebMcpTool {
+  /** The compiled validator of `inputSchema`; compiled at addTool if absent. */
+  validate?: CompiledValidator;
 }
 
 /** The envelope every tool call returns. */

@@ -7,7 +7,7 @@
  * carries the compiled functions and not the ajv compiler.
  */
 import { ToolError } from '../common/errors';
-import { TOOL_INPUT_SCHEMAS, TOOL_NAMES, type ToolName } from './schemas';
+import { TOOL_INPUT_SCHEMAS, TOOL_NAMES, type ToolName } from './specs';
 import { type JSONSchema } from './types';
 import { COMPILED_VALIDATORS } from './validators.generated';
 
@@ -22,13 +22,15 @@ import type { CompiledValidator, IValidationError } from './types';
 export type { CompiledValidator, IValidationError } from './types';
 
 /**
- * Validates arguments against the compiled input schemas.
+ * Validates arguments against the compiled input schemas: ours, compiled at
+ * build time, and those of tools other extensions add (`add`).
  * The caller's arguments are never mutated: defaults go into a deep copy.
  */
 export class InputValidator {
   /**
-   * @param validators - The compiled schemas, by default those generated at
-   *   build time; tests pass validators compiled by ajv at run time.
+   * @param validators - The compiled schemas of our tools, by default those
+   *   generated at build time; tests pass validators compiled by ajv at run
+   *   time.
    * @param schemas - The schemas they were compiled from, which the messages
    *   quote (the properties an object accepts).
    */
@@ -39,18 +41,40 @@ export class InputValidator {
     schemas: Readonly<Record<ToolName, JSONSchema>> = TOOL_INPUT_SCHEMAS
   ) {
     for (const name of TOOL_NAMES) {
-      this._validators.set(name, validators[name]);
+      this._entries.set(name, {
+        validator: validators[name],
+        schema: schemas[name]
+      });
     }
-    this._schemas = schemas;
+  }
+
+  /** Whether it knows the schema of `name`. */
+  has(name: string): boolean {
+    return this._entries.has(name);
+  }
+
+  /** Knows another tool's schema, until the result is called. */
+  add(
+    name: string,
+    validator: CompiledValidator,
+    schema: JSONSchema
+  ): () => void {
+    const entry = { validator, schema };
+    this._entries.set(name, entry);
+    return () => {
+      if (this._entries.get(name) === entry) {
+        this._entries.delete(name);
+      }
+    };
   }
 
   /**
    * The validated arguments of a call, defaults filled in. `undefined` and
    * `null` count as `{}`. Throws INVALID_ARGUMENT with `{ field, rule }`.
    */
-  validate(name: ToolName, input: unknown): JSONObject {
-    const validator = this._validators.get(name);
-    if (!validator) {
+  validate(name: string, input: unknown): JSONObject {
+    const entry = this._entries.get(name);
+    if (!entry) {
       throw new Error(`No input schema for tool "${echo(String(name))}".`);
     }
     if (input === undefined || input === null) {
@@ -64,10 +88,11 @@ export class InputValidator {
       );
     }
     const args = copyJSON(input, new WeakSet()) as JSONObject;
+    const { validator, schema } = entry;
     if (!validator(args)) {
       const error = validator.errors?.[0];
       throw error
-        ? toToolError(error, this._schemas[name])
+        ? toToolError(error, schema)
         : new ToolError('INVALID_ARGUMENT', 'Invalid arguments.', {
             field: '',
             rule: 'unknown'
@@ -76,8 +101,10 @@ export class InputValidator {
     return args;
   }
 
-  private readonly _validators = new Map<ToolName, CompiledValidator>();
-  private readonly _schemas: Readonly<Record<ToolName, JSONSchema>>;
+  private readonly _entries = new Map<
+    string,
+    { validator: CompiledValidator; schema: JSONSchema }
+  >();
 }
 
 /**

@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
 
-import { TOOL_CATALOG } from '../../src/webmcp/catalog';
-import { TOOL_NAMES, type ToolName } from '../../src/webmcp/schemas';
+import { TOOL_NAMES, type ToolName, TOOL_SPECS } from '../../src/webmcp/specs';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -13,7 +12,7 @@ interface ISchema {
     {
       title?: string;
       description?: string;
-      items?: { oneOf?: { const: string; title: string }[] };
+      items?: { oneOf?: { const?: string; title: string; pattern?: string }[] };
       [key: string]: unknown;
     }
   >;
@@ -67,15 +66,22 @@ describe('settings schemas', () => {
     }
   });
 
-  it('offers exactly the 22 tools to turn off, none by default', () => {
+  it("offers the 22 tools to turn off, and other extensions' by name; none by default", () => {
     const disabled = schema('webmcp').properties.disabledTools;
-    const choices = disabled.items?.oneOf ?? [];
+    const all = disabled.items?.oneOf ?? [];
+    const choices = all.filter(choice => choice.const !== undefined);
     expect(choices.map(choice => choice.const)).toEqual([...TOOL_NAMES]);
     expect(choices).toHaveLength(22);
+    // one more choice: a name outside ours, as another extension's tool has
+    const others = all.filter(choice => choice.const === undefined);
+    expect(others).toHaveLength(1);
+    const pattern = new RegExp(others[0].pattern ?? '$^');
+    expect(pattern.test('example_word_count')).toBe(true);
+    expect(TOOL_NAMES.some(name => pattern.test(name))).toBe(false);
     for (const choice of choices) {
       // labelled with the tool's own title
       expect(choice.title).toBe(
-        `${choice.const}: ${TOOL_CATALOG[choice.const as ToolName].title}`
+        `${choice.const}: ${TOOL_SPECS[choice.const as ToolName].title}`
       );
     }
     expect(disabled.default).toEqual([]);

@@ -10,9 +10,12 @@ import * as path from 'path';
 
 import { ERROR_CODES } from '../../src/common/errors';
 import { LIMITS } from '../../src/limits';
-import { TOOL_CATALOG } from '../../src/webmcp/catalog';
-import { TOOL_INPUT_SCHEMAS, TOOL_NAMES } from '../../src/webmcp/schemas';
-import { buildTools, type IToolServices } from '../../src/webmcp/tools';
+import {
+  TOOL_INPUT_SCHEMAS,
+  TOOL_NAMES,
+  TOOL_SPECS
+} from '../../src/webmcp/specs';
+import { buildTools } from '../../src/webmcp/tools';
 import { type JSONSchema } from '../../src/webmcp/types';
 
 const DOC = path.join(__dirname, '..', '..', 'docs', 'tools.md');
@@ -255,7 +258,9 @@ function parseDoc(text: string): IParsedDoc {
 // buildTools only wires handlers; none runs here. The shipped extension always
 // supplies an output-selection tracker (src/index.ts wires its plugin in), so a
 // stand-in one is given, as in tests/webmcp/tools.spec.ts.
-const services = { outputSelection: {} } as unknown as IToolServices;
+const services = { outputSelection: {} } as unknown as Parameters<
+  typeof buildTools
+>[0];
 
 function registeredTools(): string[] {
   return buildTools(services).map(tool => tool.name);
@@ -348,7 +353,7 @@ describe('docs/tools.md', () => {
   it.each(registered)('%s: quotes the catalog description verbatim', name => {
     const section = doc.sections.get(name);
     expect(section?.description).toBe(
-      TOOL_CATALOG[name as keyof typeof TOOL_CATALOG].description
+      TOOL_SPECS[name as keyof typeof TOOL_SPECS].description
     );
   });
 

@@ -16,6 +16,7 @@ import {
 } from '../../src/tokens';
 import { silenceKnownWarnings } from '../quiet';
 import type * as ActivityView from '../../src/panel/activity';
+import { NO_NOTEBOOKS, refuseAddTool } from '../registry-stubs';
 
 silenceKnownWarnings();
 
@@ -30,6 +31,8 @@ const activityView = jest.requireActual<typeof ActivityView>(
  * real one does.
  */
 class FakeRegistry implements IWebMcpRegistry {
+  addTool = refuseAddTool;
+  readonly notebooks = NO_NOTEBOOKS;
   constructor(private readonly _historySize = 50) {}
 
   status: IRegistrationStatus = {

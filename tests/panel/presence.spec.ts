@@ -21,6 +21,7 @@ import type {
   IWebMcpRegistry
 } from '../../src/tokens';
 import { silenceKnownWarnings } from '../quiet';
+import { NO_NOTEBOOKS, refuseAddTool } from '../registry-stubs';
 
 silenceKnownWarnings();
 
@@ -31,6 +32,8 @@ const { NBTestUtils } = jest.requireActual<{
 const PATH = 'work/presence.ipynb';
 
 class FakeRegistry implements IWebMcpRegistry {
+  addTool = refuseAddTool;
+  readonly notebooks = NO_NOTEBOOKS;
   status: IRegistrationStatus = {
     available: true,
     pending: false,

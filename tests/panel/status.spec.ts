@@ -14,9 +14,12 @@ import {
   type IToolSummary,
   type IWebMcpRegistry
 } from '../../src/tokens';
+import { NO_NOTEBOOKS, refuseAddTool } from '../registry-stubs';
 
 /** A registry whose state the test sets, emitting as the real one does. */
 class FakeRegistry implements IWebMcpRegistry {
+  addTool = refuseAddTool;
+  readonly notebooks = NO_NOTEBOOKS;
   status: IRegistrationStatus = {
     available: true,
     pending: false,

@@ -5,7 +5,7 @@ import {
   TOOL_INPUT_SCHEMAS,
   TOOL_NAMES,
   type ToolName
-} from '../../src/webmcp/schemas';
+} from '../../src/webmcp/specs';
 import { type JSONSchema } from '../../src/webmcp/types';
 
 type Args = Record<string, unknown>;

@@ -1,6 +1,9 @@
-import { TOOL_CATALOG } from '../../src/webmcp/catalog';
-import { TOOL_INPUT_SCHEMAS, TOOL_NAMES } from '../../src/webmcp/schemas';
-import { buildTools, type IToolServices } from '../../src/webmcp/tools';
+import {
+  TOOL_INPUT_SCHEMAS,
+  TOOL_NAMES,
+  TOOL_SPECS
+} from '../../src/webmcp/specs';
+import { buildTools } from '../../src/webmcp/tools';
 
 /** The tools implemented so far; each issue that lands adds its own. */
 const IMPLEMENTED = [
@@ -30,17 +33,19 @@ const IMPLEMENTED = [
 
 // buildTools only wires handlers; none runs here, so no app is needed. The
 // output-selection tracker comes from its own plugin; a stand-in will do.
-const services = { outputSelection: {} } as unknown as IToolServices;
+const services = { outputSelection: {} } as unknown as Parameters<
+  typeof buildTools
+>[0];
 
 describe('the tool catalog', () => {
   it('describes exactly the 22 tools of the specification', () => {
-    expect(Object.keys(TOOL_CATALOG)).toEqual([...TOOL_NAMES]);
+    expect(Object.keys(TOOL_SPECS)).toEqual([...TOOL_NAMES]);
     expect(TOOL_NAMES).toHaveLength(22);
   });
 
   it('gives every tool a title, a description and both hints', () => {
     for (const name of TOOL_NAMES) {
-      const { title, description, annotations } = TOOL_CATALOG[name];
+      const { title, description, annotations } = TOOL_SPECS[name];
       expect(title.length).toBeGreaterThan(0);
       expect(description.length).toBeGreaterThan(20);
       expect(typeof annotations.readOnlyHint).toBe('boolean');
@@ -50,7 +55,7 @@ describe('the tool catalog', () => {
 
   it('marks the tools that run code, delete or restart as consequential', () => {
     const consequential = TOOL_NAMES.filter(
-      name => TOOL_CATALOG[name].annotations.consequentialHint
+      name => TOOL_SPECS[name].annotations.consequentialHint
     );
     expect(consequential.sort()).toEqual([
       'jupyter_delete_cell',
@@ -61,7 +66,7 @@ describe('the tool catalog', () => {
 
   it('marks read tools read-only and only them', () => {
     const readOnly = TOOL_NAMES.filter(
-      name => TOOL_CATALOG[name].annotations.readOnlyHint
+      name => TOOL_SPECS[name].annotations.readOnlyHint
     );
     expect(readOnly.sort()).toEqual(
       [
@@ -78,10 +83,10 @@ describe('the tool catalog', () => {
   });
 
   it('keeps the descriptions the agent relies on word for word', () => {
-    expect(TOOL_CATALOG.jupyter_create_notebook.description).toBe(
+    expect(TOOL_SPECS.jupyter_create_notebook.description).toBe(
       'Create a new, empty notebook in the browser-local workspace and open it. Refuses to overwrite an existing file.'
     );
-    expect(TOOL_CATALOG.jupyter_focus_cell.description).toContain(
+    expect(TOOL_SPECS.jupyter_focus_cell.description).toContain(
       'notebook editor’s own selection'
     );
   });
@@ -102,10 +107,10 @@ describe('buildTools', () => {
 
   it('joins each tool to its catalog entry and its input schema', () => {
     for (const tool of buildTools(services)) {
-      const name = tool.name as keyof typeof TOOL_CATALOG;
-      expect(tool.title).toBe(TOOL_CATALOG[name].title);
-      expect(tool.description).toBe(TOOL_CATALOG[name].description);
-      expect(tool.annotations).toEqual(TOOL_CATALOG[name].annotations);
+      const name = tool.name as keyof typeof TOOL_SPECS;
+      expect(tool.title).toBe(TOOL_SPECS[name].title);
+      expect(tool.description).toBe(TOOL_SPECS[name].description);
+      expect(tool.annotations).toEqual(TOOL_SPECS[name].annotations);
       expect(tool.inputSchema).toBe(TOOL_INPUT_SCHEMAS[name]);
       expect(typeof tool.handler).toBe('function');
     }

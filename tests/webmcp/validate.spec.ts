@@ -1,5 +1,5 @@
 import { normalizeError, ToolError } from '../../src/common/errors';
-import { type ToolName } from '../../src/webmcp/schemas';
+import { type ToolName } from '../../src/webmcp/specs';
 import { InputValidator } from '../../src/webmcp/validate';
 
 const validator = new InputValidator();

@@ -15,7 +15,7 @@ import {
   TOOL_INPUT_SCHEMAS,
   TOOL_NAMES,
   type ToolName
-} from '../../src/webmcp/schemas';
+} from '../../src/webmcp/specs';
 import { type JSONSchema } from '../../src/webmcp/types';
 import {
   type CompiledValidator,
@@ -193,7 +193,7 @@ describe('validators.generated.ts', () => {
     const imports = [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]/g)].map(
       match => match[1]
     );
-    expect(imports.sort()).toEqual(['./schemas', './types']);
+    expect(imports.sort()).toEqual(['./specs', './types']);
     expect(text).not.toMatch(/\brequire\(/);
     expect(text).not.toMatch(/['"]ajv/);
   });

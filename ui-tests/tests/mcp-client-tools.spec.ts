@@ -2,8 +2,11 @@
  * The four tools through a real MCP client: `@modelcontextprotocol/sdk`'s
  * Client in Node, over `@mcp-b/global`'s tab transport in the page.
  */
-import { TOOL_CATALOG } from '../../src/webmcp/catalog';
-import { TOOL_INPUT_SCHEMAS, type ToolName } from '../../src/webmcp/schemas';
+import {
+  TOOL_INPUT_SCHEMAS,
+  type ToolName,
+  TOOL_SPECS
+} from '../../src/webmcp/specs';
 import { McpConnector, expect, test } from '../fixtures';
 import { IMPLEMENTED } from '../implemented';
 
@@ -21,12 +24,12 @@ test('an MCP client lists exactly the implemented tools with their schemas', asy
   expect(tools.map(tool => tool.name).sort()).toEqual([...IMPLEMENTED].sort());
   for (const tool of tools) {
     const name = tool.name as ToolName;
-    expect(tool.description).toBe(TOOL_CATALOG[name].description);
+    expect(tool.description).toBe(TOOL_SPECS[name].description);
     expect(tool.inputSchema).toMatchObject(
       TOOL_INPUT_SCHEMAS[name] as Record<string, unknown>
     );
     expect(tool.annotations?.readOnlyHint).toBe(
-      TOOL_CATALOG[name].annotations.readOnlyHint
+      TOOL_SPECS[name].annotations.readOnlyHint
     );
   }
 });

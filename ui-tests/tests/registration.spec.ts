@@ -3,8 +3,11 @@
  * specification's titles, descriptions, schemas and annotations; and the
  * registration's life cycle (status bar, unregistering on deactivation).
  */
-import { TOOL_CATALOG } from '../../src/webmcp/catalog';
-import { TOOL_INPUT_SCHEMAS, type ToolName } from '../../src/webmcp/schemas';
+import {
+  TOOL_INPUT_SCHEMAS,
+  type ToolName,
+  TOOL_SPECS
+} from '../../src/webmcp/specs';
 import { expect, test } from '../fixtures';
 import { IMPLEMENTED } from '../implemented';
 
@@ -21,7 +24,7 @@ test.describe('registration', () => {
     );
     for (const tool of tools) {
       const name = tool.name as ToolName;
-      const { title, description, annotations } = TOOL_CATALOG[name];
+      const { title, description, annotations } = TOOL_SPECS[name];
       expect(tool.title).toBe(title);
       expect(tool.description).toBe(description);
       expect(tool.inputSchema).toEqual(TOOL_INPUT_SCHEMAS[name]);
@@ -103,11 +106,14 @@ test.describe('registration', () => {
         active: app.isPluginActivated('jupyterlite-webmcp:webmcp')
       };
     });
-    // The status-bar item and the Agent panel (whose Activity tab follows
-    // the registry's calls) use the registry and go with it.
+    // The status-bar item, the Agent panel (whose Activity tab follows the
+    // registry's calls) and the features that add their tools through the
+    // registry (review, output selection) use it and go with it.
     expect({ ...state, dependents: [...state.dependents].sort() }).toEqual({
       dependents: [
         'jupyterlite-webmcp:agent-panel',
+        'jupyterlite-webmcp:output-selection-tool',
+        'jupyterlite-webmcp:review-tools',
         'jupyterlite-webmcp:status'
       ],
       active: false
