@@ -5,31 +5,8 @@ import {
 } from '../../src/webmcp/specs';
 import { buildTools } from '../../src/webmcp/tools';
 
-/** The tools implemented so far; each issue that lands adds its own. */
-const IMPLEMENTED = [
-  'jupyter_get_context',
-  'jupyter_list_workspace',
-  'jupyter_open_notebook',
-  'jupyter_create_notebook',
-  'jupyter_get_cells',
-  'jupyter_get_cell_access',
-  'jupyter_insert_cell',
-  'jupyter_update_cell',
-  'jupyter_delete_cell',
-  'jupyter_run_cells',
-  'jupyter_focus_cell',
-  'jupyter_save_notebook',
-  'jupyter_kernel_action',
-  'jupyter_list_comments',
-  'jupyter_get_comment',
-  'jupyter_create_comment',
-  'jupyter_reply_comment',
-  'jupyter_resolve_comment',
-  'jupyter_reopen_comment',
-  'jupyter_focus_comment',
-  'jupyter_export_notebook',
-  'jupyter_get_output_selection'
-];
+/** Every tool of the specification has its handler. */
+const IMPLEMENTED = TOOL_NAMES;
 
 // buildTools only wires handlers; none runs here, so no app is needed. The
 // output-selection tracker comes from its own plugin; a stand-in will do.
