@@ -8,30 +8,29 @@
  * everything when disposed. A
  * polyfill that installs WebMCP after start-up is picked up by a bounded
  * series of re-checks. `execute` never throws: every outcome, including an
- * unexpected exception, becomes the result envelope.
+ * unexpected exception, becomes the result envelope. Every tool arrives
+ * through `addTool`; the calls are recorded in the call log (./calls.ts).
  */
 import { DisposableDelegate, type IDisposable } from '@lumino/disposable';
 import { Signal, type ISignal } from '@lumino/signaling';
 
 import { ownSignal } from '../common/abort-signal';
-import { normalizeError, type ErrorCode } from '../common/errors';
+import { normalizeError } from '../common/errors';
 import {
-  type CellActivityKind,
   type IRegistrationFailure,
   type IRegistrationStatus,
   type IToolCall,
-  type IToolProgress,
   type IToolSummary,
   type IWebMcpNotebooks,
   type IWebMcpRegistry,
   type IWebMcpTool
 } from '../tokens';
+import { CallLog, DEFAULT_CALL_HISTORY_SIZE } from './calls';
 import { compileToolSchema } from './compile';
 import { errorResult, successResult } from './results';
 import { TOOL_NAMES } from './specs';
 import {
   type CompiledValidator,
-  type IToolCallContext,
   type IToolDefinition,
   type IToolResult,
   type JSONSchema
@@ -78,11 +77,7 @@ export function findModelContext(): IModelContext | null {
 /** Delays of the re-checks for a late polyfill: about 16 s in all, then stop. */
 const RECHECK_DELAYS_MS = [100, 250, 500, 1000, 2000, 4000, 8000];
 
-/** Finished calls kept in the history when no size is given. */
-export const DEFAULT_CALL_HISTORY_SIZE = 200;
-
-/** Cell ids one call record keeps (a long run reports many). */
-const MAX_CALL_CELL_IDS = 100;
+export { DEFAULT_CALL_HISTORY_SIZE } from './calls';
 
 /**
  * Registers tools on the model context and keeps the stream of their calls:
@@ -97,9 +92,9 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     this._find = options.findModelContext ?? findModelContext;
     this._delays = options.recheckDelaysMs ?? RECHECK_DELAYS_MS;
     this._log = options.log ?? console;
-    this._historySize = Math.max(
-      0,
-      options.historySize ?? DEFAULT_CALL_HISTORY_SIZE
+    this._calls = new CallLog(
+      options.historySize ?? DEFAULT_CALL_HISTORY_SIZE,
+      call => this._callChanged.emit(call)
     );
     for (const tool of options.tools ?? []) {
       this.addTool(tool);
@@ -170,12 +165,12 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
 
   /** The calls in progress (copies). */
   get activeCalls(): IToolCall[] {
-    return [...this._active.values()].map(copyCall);
+    return this._calls.active;
   }
 
   /** The most recent finished calls, oldest first (copies). */
   get history(): readonly IToolCall[] {
-    return this._history.map(copyCall);
+    return this._calls.history;
   }
 
   /** The names of the tools this registry offers. */
@@ -231,80 +226,24 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     input: unknown,
     options?: { signal?: AbortSignal }
   ): Promise<IToolResult> {
-    const call: IToolCall = {
-      id: ++this._nextCallId,
-      tool: tool.name,
-      args: null,
-      notebookPath: null,
-      cellIds: [],
-      activity: null,
-      progress: null,
-      startedAt: Date.now(),
-      finishedAt: null,
-      outcome: null
-    };
-    this._active.set(call.id, call);
-    this._emitCall(call);
+    const call = this._calls.start(tool.name);
     let result: IToolResult;
     try {
       // a signal from another realm (an isolated world, an iframe) counts too
       const signal = ownSignal(options?.signal);
       const args = this._validator.validate(tool.name, input);
-      call.args = args;
-      call.notebookPath = namedNotebook(tool.name, args);
+      this._calls.validated(call, args);
       result = successResult(
-        await tool.handler(args, this._callContext(call, signal))
+        await tool.handler(
+          args,
+          this._calls.context(call, signal, () => !this._disposed)
+        )
       );
     } catch (thrown) {
       result = safeErrorResult(thrown);
     }
-    call.outcome = outcomeOf(result);
-    call.activity = null;
-    call.finishedAt = Date.now();
-    this._active.delete(call.id);
-    if (this._historySize > 0) {
-      this._history.push(call);
-      if (this._history.length > this._historySize) {
-        this._history.splice(0, this._history.length - this._historySize);
-      }
-    }
-    this._emitCall(call);
+    this._calls.finish(call, result);
     return result;
-  }
-
-  /** What a handler of `call` gets; reports after the call ended are dropped. */
-  private _callContext(call: IToolCall, signal: AbortSignal): IToolCallContext {
-    const live = () => call.finishedAt === null && !this._disposed;
-    return {
-      signal,
-      callId: call.id,
-      reportCell: (
-        notebookPath: string,
-        cellId: string,
-        kind: CellActivityKind
-      ) => {
-        if (!live()) {
-          return;
-        }
-        call.notebookPath ??= notebookPath;
-        if (
-          call.notebookPath === notebookPath &&
-          !call.cellIds.includes(cellId) &&
-          call.cellIds.length < MAX_CALL_CELL_IDS
-        ) {
-          call.cellIds.push(cellId);
-        }
-        call.activity = { notebookPath, cellId, kind };
-        this._emitCall(call);
-      },
-      reportProgress: (progress: IToolProgress) => {
-        if (!live()) {
-          return;
-        }
-        call.progress = { ...progress };
-        this._emitCall(call);
-      }
-    };
   }
 
   dispose(): void {
@@ -319,8 +258,7 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     for (const name of [...this._handles.keys()]) {
       this._unregisterOne(name);
     }
-    this._active.clear();
-    this._history = [];
+    this._calls.clear();
     Signal.clearData(this);
   }
 
@@ -459,10 +397,6 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     this._statusChanged.emit(status);
   }
 
-  private _emitCall(call: IToolCall): void {
-    this._callChanged.emit(copyCall(call));
-  }
-
   private readonly _tools: IToolDefinition[] = [];
   private readonly _validator: InputValidator;
   private readonly _compile: (
@@ -472,8 +406,7 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
   private readonly _find: () => IModelContext | null;
   private readonly _delays: number[];
   private readonly _log: Pick<Console, 'warn'>;
-  private readonly _historySize: number;
-  private _history: IToolCall[] = [];
+  private readonly _calls: CallLog;
   /** The registered tools, each with what unregisters it. */
   private _handles = new Map<
     string,
@@ -485,8 +418,6 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
   private _timer: ReturnType<typeof setTimeout> | null = null;
   private _started = false;
   private _disposed = false;
-  private _nextCallId = 0;
-  private _active = new Map<number, IToolCall>();
   private _status: IRegistrationStatus = {
     available: false,
     pending: true,
@@ -596,40 +527,6 @@ function checkedTool(tool: IWebMcpTool): IToolDefinition {
   }
   // a copy: what the extension changes later does not reach the runtime
   return { ...tool, annotations: { ...annotations } } as IToolDefinition;
-}
-
-/** A copy of a call that later changes to the original do not reach. */
-function copyCall(call: IToolCall): IToolCall {
-  return {
-    ...call,
-    cellIds: [...call.cellIds],
-    activity: call.activity && { ...call.activity },
-    progress: call.progress && { ...call.progress }
-  };
-}
-
-/** The notebook a call names in its arguments, if any. */
-function namedNotebook(
-  tool: string,
-  args: Record<string, unknown>
-): string | null {
-  // `path` names a notebook only for open; for the workspace it is a folder
-  const named =
-    tool === 'jupyter_open_notebook' ? args.path : args.notebookPath;
-  return typeof named === 'string' && named !== '' ? named : null;
-}
-
-/**
- * The outcome a result envelope carries: the error code when it is an error
- * (including a payload that could not be serialized), else 'ok'.
- */
-function outcomeOf(result: IToolResult): 'ok' | ErrorCode {
-  if (!result.isError) {
-    return 'ok';
-  }
-  const code = (result.structuredContent as { error?: unknown } | undefined)
-    ?.error;
-  return typeof code === 'string' ? (code as ErrorCode) : 'INTERNAL_ERROR';
 }
 
 /** The error envelope of anything thrown; falls back to a constant. */

@@ -154,6 +154,8 @@ const ALLOWED: Record<string, string[]> = {
     'revert/'
   ],
   'index.ts': [
+    'common/',
+    'limits.ts',
     'tokens.ts',
     'access/',
     'review/',
