@@ -33,3 +33,6 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
 ];
 
 export default plugins;
+
+// for other extensions' tools: the error whose code and details reach the agent
+export { ToolError, type ErrorCode } from './common/errors';

@@ -142,8 +142,9 @@ export interface IToolCallContext {
  * agent is told and the handler that answers. The registry validates the
  * arguments against `inputSchema` (defaults filled in) before the handler
  * runs, wraps what it returns in the bounded result envelope, turns what it
- * throws into an error result (a `ToolError`-like `{ code, message }` keeps
- * its code), lists the call in Activity and honours the owner's
+ * throws into an error result (a `ToolError`, exported by this package,
+ * keeps its code and details; anything else is `INTERNAL_ERROR` with its
+ * message), lists the call in Activity and honours the owner's
  * `disabledTools` setting.
  */
 export interface IWebMcpTool {

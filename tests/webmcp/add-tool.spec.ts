@@ -9,6 +9,7 @@ import { NBTestUtils } from '@jupyterlab/notebook/lib/testutils';
 import { Widget } from '@lumino/widgets';
 
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
+import { ToolError } from '../../src/common/errors';
 import { type IJupyterEnvironment } from '../../src/jupyter/environment';
 import { NotebookResolver } from '../../src/jupyter/notebook';
 import { type IWebMcpTool } from '../../src/tokens';
@@ -176,8 +177,9 @@ describe('IWebMcpRegistry.addTool', () => {
   it('turns what the handler throws into an error result, and lists every call', async () => {
     registry.addTool(
       wordCount(async () => {
-        throw Object.assign(new Error('The text is too long.'), {
-          code: 'INVALID_ARGUMENT'
+        throw new ToolError('INVALID_ARGUMENT', 'The text is too long.', {
+          field: 'text',
+          rule: 'maxBytes'
         });
       }, 'example_failing')
     );
@@ -192,8 +194,17 @@ describe('IWebMcpRegistry.addTool', () => {
       notebookPath: 'a.ipynb'
     });
     expect(failing.isError).toBe(true);
+    expect(payload(failing)).toEqual({
+      error: 'INVALID_ARGUMENT',
+      message: 'The text is too long.',
+      field: 'text',
+      rule: 'maxBytes'
+    });
     const crashing = await context.call('example_crashing', { text: 'x' });
-    expect(payload(crashing).error).toBe('INTERNAL_ERROR');
+    expect(payload(crashing)).toEqual({
+      error: 'INTERNAL_ERROR',
+      message: 'boom'
+    });
     const calls = registry.history.map(call => ({
       tool: call.tool,
       notebookPath: call.notebookPath,
@@ -203,7 +214,7 @@ describe('IWebMcpRegistry.addTool', () => {
       {
         tool: 'example_failing',
         notebookPath: 'a.ipynb',
-        outcome: payload(failing).error
+        outcome: 'INVALID_ARGUMENT'
       },
       {
         tool: 'example_crashing',
