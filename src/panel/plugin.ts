@@ -36,7 +36,7 @@ import { ActivityModel } from './activity-model';
 import { AgentEditsModel } from './edits-model';
 import { CommentsPanel } from './comments';
 import { CommentsTabModel } from './comments-model';
-import { AgentPanel, HeaderRanks, TabRanks } from './panel';
+import { AGENT_PANEL_ID, AgentPanel, HeaderRanks, TabRanks } from './panel';
 import { AgentPresence } from './presence';
 import { ProposalsPanel } from './proposals';
 import { ProposalsModel } from './proposals-model';
@@ -127,7 +127,10 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
     agentPanel = set;
     const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
 
-    const panel = new AgentPanel({ translator });
+    const panel = new AgentPanel({
+      translator,
+      reveal: () => app.shell.activateById(AGENT_PANEL_ID)
+    });
     const activityModel = new ActivityModel({ registry });
     if (settingRegistry) {
       const apply = (settings: ISettingRegistry.ISettings) => {
@@ -156,11 +159,10 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
       registry
     });
     const editsModel = new AgentEditsModel({ tracker });
-    panel.addTab(
-      new AccessPanel({ model: accessModel, translator }),
-      TabRanks.access
-    );
-    panel.addTab(
+    panel.addSection(new AccessPanel({ model: accessModel, translator }), {
+      rank: TabRanks.access
+    });
+    panel.addSection(
       new ActivityPanel({
         model: activityModel,
         edits: editsModel,
@@ -169,11 +171,11 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
           await revealCell(app, access, path, cellId);
         }
       }),
-      TabRanks.activity
+      { rank: TabRanks.activity }
     );
     if (proposals) {
       const proposalsModel = new ProposalsModel({ tracker, proposals });
-      panel.addTab(
+      panel.addSection(
         new ProposalsPanel({
           model: proposalsModel,
           translator,
@@ -181,10 +183,10 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
             await revealCell(app, access, path, cellId);
           }
         }),
-        TabRanks.proposals
+        { rank: TabRanks.proposals }
       );
       set.add(proposalsModel);
-      panel.addHeaderItem(
+      panel.addHeaderControl(
         new ProposeModeToggle({
           proposals,
           translator,
@@ -192,7 +194,7 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
             void app.commands.execute(ProposeCommandIDs.toggleProposeMode);
           }
         }),
-        HeaderRanks.proposeMode
+        { rank: HeaderRanks.proposeMode }
       );
     }
     set.add(panel);
@@ -218,11 +220,10 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<void> = {
           });
         }
       });
-      panel.addTab(comments, TabRanks.comments);
+      panel.addSection(comments, { rank: TabRanks.comments });
       set.add(commentsModel);
       const showComments = () => {
-        app.shell.activateById(panel.id);
-        panel.showTab(comments);
+        panel.show(comments);
       };
       // the human's commands ask for the comment in the tab's composer
       set.add(
