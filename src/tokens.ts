@@ -454,8 +454,11 @@ export interface IAgentPanel {
     widget: Widget,
     options?: IAgentPanel.IRankOptions
   ): IDisposable;
-  /** Reveals the panel, and the given section expanded and in view. */
-  show(section?: Widget): void;
+  /**
+   * Reveals the panel, and the given section expanded and in view. (Not
+   * `show`: the panel is a widget, whose `show()` only un-hides it.)
+   */
+  reveal(section?: Widget): void;
 }
 
 export namespace IAgentPanel {

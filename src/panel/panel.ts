@@ -56,7 +56,7 @@ export class AgentPanel extends SidePanel implements IAgentPanel {
     this._controls.addClass('jp-AgentPanel-headerControls');
     this.header.addWidget(this._controls);
     this.header.addClass('jp-AgentPanel-header');
-    this._reveal = options.reveal ?? null;
+    this._bringIntoView = options.bringIntoView ?? null;
   }
 
   /** The sections, in rank order. */
@@ -117,12 +117,13 @@ export class AgentPanel extends SidePanel implements IAgentPanel {
   }
 
   /**
-   * Reveals the panel (through the `reveal` option: the shell activates it),
+   * Reveals the panel (through the `bringIntoView` option: the shell
+   * activates it),
    * and the given section expanded: the accordion shares its height among
    * the expanded sections, so an expanded section is in view.
    */
-  show(section?: Widget): void {
-    this._reveal?.();
+  reveal(section?: Widget): void {
+    this._bringIntoView?.();
     if (!section) {
       return;
     }
@@ -170,14 +171,14 @@ export class AgentPanel extends SidePanel implements IAgentPanel {
   private _tabs: { widget: Widget; rank: number }[] = [];
   private _controlRanks: { widget: Widget; rank: number }[] = [];
   private readonly _controls = new Panel();
-  private readonly _reveal: (() => void) | null;
+  private readonly _bringIntoView: (() => void) | null;
 }
 
 export namespace AgentPanel {
   export interface IOptions {
     translator?: ITranslator | null;
     /** Brings the panel into view (the plugin: the shell activates it). */
-    reveal?: () => void;
+    bringIntoView?: () => void;
   }
 }
 

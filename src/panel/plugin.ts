@@ -90,7 +90,7 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<IAgentPanel> = {
 
     const panel = new AgentPanel({
       translator,
-      reveal: () => app.shell.activateById(AGENT_PANEL_ID)
+      bringIntoView: () => app.shell.activateById(AGENT_PANEL_ID)
     });
     set.add(panel);
     app.shell.add(panel, 'right', { rank: PANEL_RANK });
@@ -104,7 +104,7 @@ export const agentPanelPlugin: JupyterFrontEndPlugin<IAgentPanel> = {
         ),
         describedBy: { args: { type: 'object', properties: {} } },
         execute: () => {
-          panel.show();
+          panel.reveal();
         }
       })
     );

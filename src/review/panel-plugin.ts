@@ -69,7 +69,7 @@ export const reviewPanelPlugin: JupyterFrontEndPlugin<void> = {
     set.add(comments);
     set.add(commentsModel);
     const showComments = () => {
-      panel.show(comments);
+      panel.reveal(comments);
     };
     // the human's commands ask for the comment in the section's composer
     set.add(

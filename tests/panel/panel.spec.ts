@@ -134,9 +134,9 @@ describe('AgentPanel', () => {
     first.dispose();
   });
 
-  it('show reveals the panel and expands the section asked for', () => {
-    const reveal = jest.fn();
-    const shown = new AgentPanel({ reveal });
+  it('reveal brings the panel into view and expands the section asked for', () => {
+    const bringIntoView = jest.fn();
+    const shown = new AgentPanel({ bringIntoView });
     Widget.attach(shown, document.body);
     try {
       const comments = tab('Comments');
@@ -146,14 +146,19 @@ describe('AgentPanel', () => {
       const accordion = shown.content as AccordionPanel;
       accordion.collapse(1);
       expect(access.isHidden).toBe(true);
-      shown.show(access);
-      expect(reveal).toHaveBeenCalledTimes(1);
+      shown.reveal(access);
+      expect(bringIntoView).toHaveBeenCalledTimes(1);
       expect(access.isHidden).toBe(false);
-      shown.show();
-      expect(reveal).toHaveBeenCalledTimes(2);
+      shown.reveal();
+      expect(bringIntoView).toHaveBeenCalledTimes(2);
       // a widget that is no section of the panel only reveals the panel
-      shown.show(tab('Other'));
-      expect(reveal).toHaveBeenCalledTimes(3);
+      shown.reveal(tab('Other'));
+      expect(bringIntoView).toHaveBeenCalledTimes(3);
+      // the widget's own show(), which the shell calls, still un-hides it
+      shown.hide();
+      shown.show();
+      expect(shown.isHidden).toBe(false);
+      expect(bringIntoView).toHaveBeenCalledTimes(3);
     } finally {
       shown.dispose();
     }
