@@ -1,10 +1,15 @@
 import { type JupyterFrontEndPlugin } from '@jupyterlab/application';
 
 import { accessPlugin } from './access/plugin';
+import { accessPanelPlugin } from './access/panel-plugin';
 import { provenancePlugin } from './access/provenance-plugin';
 import { stableCellIdsPlugin } from './jupyter/cell-ids-plugin';
+import { activityPanelPlugin } from './panel/activity-plugin';
 import { agentPanelPlugin, statusPlugin } from './panel/plugin';
+import { proposePanelPlugin } from './propose/panel-plugin';
 import { proposePlugin } from './propose/plugin';
+import { revertPlugin } from './revert/plugin';
+import { reviewPanelPlugin } from './review/panel-plugin';
 import {
   reviewBadgesPlugin,
   reviewStorePlugin,
@@ -15,6 +20,13 @@ import {
   outputSelectionToolPlugin
 } from './selection/plugin';
 import webmcpPlugin, { toolServicesPlugin } from './webmcp/plugin';
+
+// The tokens and their interfaces, for other extensions:
+// `import { IAgentPanel, IWebMcpRegistry } from 'jupyterlite-webmcp'`
+// (docs/architecture.md, "Extending the Agent panel from another extension").
+export * from './tokens';
+// for other extensions' tools: the error whose code and details reach the agent
+export { ToolError, type ErrorCode } from './common/errors';
 
 const plugins: JupyterFrontEndPlugin<unknown>[] = [
   toolServicesPlugin,
@@ -29,10 +41,13 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   reviewToolsPlugin,
   reviewBadgesPlugin,
   proposePlugin,
-  agentPanelPlugin
+  revertPlugin,
+  // the Agent panel, then the sections the features add to it
+  agentPanelPlugin,
+  reviewPanelPlugin,
+  proposePanelPlugin,
+  accessPanelPlugin,
+  activityPanelPlugin
 ];
 
 export default plugins;
-
-// for other extensions' tools: the error whose code and details reach the agent
-export { ToolError, type ErrorCode } from './common/errors';

@@ -9,6 +9,7 @@ import type { INotebookModel, NotebookPanel } from '@jupyterlab/notebook';
 import { Token } from '@lumino/coreutils';
 import type { IDisposable } from '@lumino/disposable';
 import { type ISignal } from '@lumino/signaling';
+import type { Widget } from '@lumino/widgets';
 
 import {
   type AgentAccess,
@@ -523,4 +524,62 @@ export namespace IProposals {
 export const IProposals = new Token<IProposals>(
   'jupyterlite-webmcp:IProposals',
   'Propose mode: the human-only Direct/Propose switch and the proposals waiting for review.'
+);
+
+/**
+ * The Agent panel (a side panel titled Agent, right sidebar; Notebook 7: its
+ * right side panel): features, this extension's and other extensions', add
+ * their sections and header controls to it, each from its own plugin.
+ *
+ * Sections are stacked top to bottom by rank, lower ranks first, equal ranks
+ * in the order added. This extension's sections use:
+ *
+ * - 100: Comments (the review threads of the current notebook)
+ * - 150: Proposals (what waits for the human in Propose mode)
+ * - 200: Access (what the agent may see or change)
+ * - 300: Activity (the tool calls, and the agent's edits to revert)
+ *
+ * Header controls are laid out left to right by rank; this extension's:
+ *
+ * - 100: the Direct/Propose switch
+ *
+ * A third party picks a rank between or after these (say 250 for a section
+ * between Access and Activity, 1000 for one at the end).
+ */
+export interface IAgentPanel {
+  /** The panel's widget id, for `app.shell.activateById`. */
+  readonly id: string;
+  /**
+   * Adds a section: a widget whose `title.label` is the section's name.
+   * Disposing the result removes the section from the panel (the widget
+   * itself is not disposed); disposing the widget removes it too.
+   */
+  addSection(widget: Widget, options?: IAgentPanel.IRankOptions): IDisposable;
+  /**
+   * Adds a control to the panel's header (the Direct/Propose switch is one).
+   * Disposing the result removes it (the widget itself is not disposed).
+   */
+  addHeaderControl(
+    widget: Widget,
+    options?: IAgentPanel.IRankOptions
+  ): IDisposable;
+  /**
+   * Reveals the panel, and the given section expanded and in view. (Not
+   * `show`: the panel is a widget, whose `show()` only un-hides it.)
+   */
+  reveal(section?: Widget): void;
+}
+
+export namespace IAgentPanel {
+  /** Where an item goes among the others. */
+  export interface IRankOptions {
+    /** Lower ranks come first; without one, the item goes last (rank 1000). */
+    rank?: number;
+  }
+}
+
+/** The token of the Agent panel. */
+export const IAgentPanel = new Token<IAgentPanel>(
+  'jupyterlite-webmcp:IAgentPanel',
+  'The Agent panel: add a section (a titled widget) or a header control to it, and reveal it.'
 );

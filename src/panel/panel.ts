@@ -1,19 +1,25 @@
 /**
- * The Agent panel: a side panel titled Agent whose sub-panels are the tabs
- * (Activity and Access here; Comments comes from the review feature,
- * Proposals from Propose mode), and
- * whose header holds controls such as the Direct/Propose toggle. Tabs and
- * header controls are added by rank, so other features add theirs without
- * knowing about each other.
+ * The Agent panel: a side panel titled Agent whose sub-panels are the
+ * sections (Comments from the review feature, Proposals from Propose mode,
+ * Access from the access feature, Activity from the registry's calls), and
+ * whose header holds controls such as the Direct/Propose toggle. It is the
+ * `IAgentPanel` service: sections and header controls are added by rank,
+ * each feature from its own plugin, without knowing about each other.
  */
 import { type ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { inspectorIcon, SidePanel } from '@jupyterlab/ui-components';
+import { DisposableDelegate, type IDisposable } from '@lumino/disposable';
 import { AccordionPanel, Panel, Widget } from '@lumino/widgets';
+
+import type { IAgentPanel } from '../tokens';
 
 /** The panel's widget id (the shell, the restorer and tests know it by it). */
 export const AGENT_PANEL_ID = 'jp-agent-panel';
 
-/** The ranks of the tabs, top to bottom: lower ranks come first. */
+/**
+ * The ranks of this extension's sections, top to bottom: lower ranks come
+ * first (the `IAgentPanel` token's documentation lists them for others).
+ */
 export namespace TabRanks {
   export const comments = 100;
   export const proposals = 150;
@@ -26,7 +32,10 @@ export namespace HeaderRanks {
   export const proposeMode = 100;
 }
 
-export class AgentPanel extends SidePanel {
+/** The rank of a section or control added without one: after ours. */
+export const DEFAULT_RANK = 1000;
+
+export class AgentPanel extends SidePanel implements IAgentPanel {
   constructor(options: AgentPanel.IOptions = {}) {
     const translator = options.translator ?? nullTranslator;
     super({ translator });
@@ -47,36 +56,78 @@ export class AgentPanel extends SidePanel {
     this._controls.addClass('jp-AgentPanel-headerControls');
     this.header.addWidget(this._controls);
     this.header.addClass('jp-AgentPanel-header');
+    this._bringIntoView = options.bringIntoView ?? null;
   }
 
-  /** The tabs, in rank order. */
+  /** The sections, in rank order. */
   get tabs(): readonly Widget[] {
     return this._tabs.map(entry => entry.widget);
   }
 
   /**
-   * Adds a tab (a sub-panel; its `title.label` names it) at its rank: lower
-   * ranks come first, equal ranks in the order added. See `TabRanks`.
+   * Adds a section (a sub-panel; its `title.label` names it) at its rank:
+   * lower ranks come first, equal ranks in the order added. See `TabRanks`.
+   * Disposing the result takes the section out of the panel.
    */
-  addTab(widget: Widget, rank: number): void {
+  addSection(
+    widget: Widget,
+    options: IAgentPanel.IRankOptions = {}
+  ): IDisposable {
+    const rank = options.rank ?? DEFAULT_RANK;
     const index = insertionIndex(this._tabs, rank);
     this._tabs.splice(index, 0, { widget, rank });
     widget.disposed.connect(this._onTabDisposed, this);
     this.insertWidget(index, widget);
     this._orderNodes();
+    return new DisposableDelegate(() => {
+      if (!this._tabs.some(entry => entry.widget === widget)) {
+        return;
+      }
+      widget.disposed.disconnect(this._onTabDisposed, this);
+      this._onTabDisposed(widget);
+      if (!widget.isDisposed && this.widgets.includes(widget)) {
+        widget.parent = null;
+      }
+    });
   }
 
-  /** Adds a control to the header (e.g. the Direct/Propose toggle). */
-  addHeaderItem(widget: Widget, rank: number): void {
+  /**
+   * Adds a control to the header (e.g. the Direct/Propose toggle), left to
+   * right by rank. Disposing the result takes it out of the header.
+   */
+  addHeaderControl(
+    widget: Widget,
+    options: IAgentPanel.IRankOptions = {}
+  ): IDisposable {
+    const rank = options.rank ?? DEFAULT_RANK;
     const index = insertionIndex(this._controlRanks, rank);
     this._controlRanks.splice(index, 0, { widget, rank });
     widget.disposed.connect(this._onControlDisposed, this);
     this._controls.insertWidget(index, widget);
+    return new DisposableDelegate(() => {
+      if (!this._controlRanks.some(entry => entry.widget === widget)) {
+        return;
+      }
+      widget.disposed.disconnect(this._onControlDisposed, this);
+      this._onControlDisposed(widget);
+      if (!widget.isDisposed && widget.parent === this._controls) {
+        widget.parent = null;
+      }
+    });
   }
 
-  /** Shows a tab's section (expands it if it was collapsed). */
-  showTab(widget: Widget): void {
-    const index = this.tabs.indexOf(widget);
+  /**
+   * Reveals the panel (through the `bringIntoView` option: the shell
+   * activates it),
+   * and the given section expanded: the accordion shares its height among
+   * the expanded sections, so an expanded section is in view.
+   */
+  reveal(section?: Widget): void {
+    this._bringIntoView?.();
+    if (!section) {
+      return;
+    }
+    const index = this.tabs.indexOf(section);
     if (index < 0) {
       return;
     }
@@ -120,11 +171,14 @@ export class AgentPanel extends SidePanel {
   private _tabs: { widget: Widget; rank: number }[] = [];
   private _controlRanks: { widget: Widget; rank: number }[] = [];
   private readonly _controls = new Panel();
+  private readonly _bringIntoView: (() => void) | null;
 }
 
 export namespace AgentPanel {
   export interface IOptions {
     translator?: ITranslator | null;
+    /** Brings the panel into view (the plugin: the shell activates it). */
+    bringIntoView?: () => void;
   }
 }
 

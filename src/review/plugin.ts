@@ -54,8 +54,8 @@ let wiring: DisposableSet | null = null;
 
 /**
  * A badge on every cell with open review threads; pressing it shows them in
- * the Comments tab. (The commands that start a thread come with the
- * Comments tab, in the Agent panel's plugin: they ask for the text there.)
+ * the Comments section. (The commands that start a thread come with that
+ * section, in ./panel-plugin.ts: they ask for the text there.)
  */
 export const reviewBadgesPlugin: JupyterFrontEndPlugin<void> = {
   id: 'jupyterlite-webmcp:review-badges',

@@ -1,4 +1,4 @@
-import { Widget } from '@lumino/widgets';
+import { type AccordionPanel, Widget } from '@lumino/widgets';
 
 import type * as PanelModule from '../../src/panel/panel';
 import { silenceKnownWarnings } from '../quiet';
@@ -6,7 +6,7 @@ import { silenceKnownWarnings } from '../quiet';
 silenceKnownWarnings();
 
 // Loaded once the console is quieted: @jupyterlab/ui-components warns on import.
-const { AgentPanel, AGENT_PANEL_ID, insertionIndex, TabRanks } =
+const { AgentPanel, AGENT_PANEL_ID, DEFAULT_RANK, insertionIndex, TabRanks } =
   jest.requireActual<typeof PanelModule>('../../src/panel/panel');
 
 function tab(label: string): Widget {
@@ -52,9 +52,9 @@ describe('AgentPanel', () => {
     const activity = tab('Activity');
     const access = tab('Access');
     const comments = tab('Comments');
-    panel.addTab(activity, TabRanks.activity);
-    panel.addTab(access, TabRanks.access);
-    panel.addTab(comments, TabRanks.comments);
+    panel.addSection(activity, { rank: TabRanks.activity });
+    panel.addSection(access, { rank: TabRanks.access });
+    panel.addSection(comments, { rank: TabRanks.comments });
     expect(panel.tabs).toEqual([comments, access, activity]);
     expect(panel.widgets).toEqual([comments, access, activity]);
     const titles = [
@@ -66,11 +66,11 @@ describe('AgentPanel', () => {
   it('forgets a disposed tab, so later ranks still place correctly', () => {
     const access = tab('Access');
     const activity = tab('Activity');
-    panel.addTab(access, TabRanks.access);
-    panel.addTab(activity, TabRanks.activity);
+    panel.addSection(access, { rank: TabRanks.access });
+    panel.addSection(activity, { rank: TabRanks.activity });
     access.dispose();
     const comments = tab('Comments');
-    panel.addTab(comments, TabRanks.comments);
+    panel.addSection(comments, { rank: TabRanks.comments });
     expect(panel.tabs).toEqual([comments, activity]);
     expect(panel.widgets).toEqual([comments, activity]);
   });
@@ -78,11 +78,89 @@ describe('AgentPanel', () => {
   it('puts header controls in the header, by rank', () => {
     const second = new Widget();
     const first = new Widget();
-    panel.addHeaderItem(second, 20);
-    panel.addHeaderItem(first, 10);
+    panel.addHeaderControl(second, { rank: 20 });
+    panel.addHeaderControl(first, { rank: 10 });
     const controls = panel.node.querySelector('.jp-AgentPanel-headerControls');
     expect(controls).not.toBeNull();
     expect([...controls!.children]).toEqual([first.node, second.node]);
     expect(panel.header.node.contains(controls)).toBe(true);
+  });
+
+  it('puts a section added without a rank after ranked ones, in the order added', () => {
+    const extra = tab('Extra');
+    const later = tab('Later');
+    const activity = tab('Activity');
+    panel.addSection(extra);
+    panel.addSection(activity, { rank: TabRanks.activity });
+    panel.addSection(later, { rank: DEFAULT_RANK });
+    expect(panel.tabs).toEqual([activity, extra, later]);
+    expect(panel.widgets).toEqual([activity, extra, later]);
+  });
+
+  it('takes a section out when its disposable is disposed, the widget kept', () => {
+    const access = tab('Access');
+    const activity = tab('Activity');
+    const added = panel.addSection(access, { rank: TabRanks.access });
+    panel.addSection(activity, { rank: TabRanks.activity });
+    added.dispose();
+    expect(access.isDisposed).toBe(false);
+    expect(access.parent).toBeNull();
+    expect(panel.tabs).toEqual([activity]);
+    expect(panel.widgets).toEqual([activity]);
+    const titles = [
+      ...panel.node.querySelectorAll('.lm-AccordionPanel-title')
+    ].map(node => node.textContent);
+    expect(titles).toEqual(['Activity']);
+    // disposing it again, or the widget afterwards, changes nothing more
+    added.dispose();
+    access.dispose();
+    const comments = tab('Comments');
+    panel.addSection(comments, { rank: TabRanks.comments });
+    expect(panel.tabs).toEqual([comments, activity]);
+  });
+
+  it('takes a header control out when its disposable is disposed', () => {
+    const first = new Widget();
+    const second = new Widget();
+    const added = panel.addHeaderControl(first, { rank: 10 });
+    panel.addHeaderControl(second, { rank: 20 });
+    added.dispose();
+    expect(first.isDisposed).toBe(false);
+    const controls = panel.node.querySelector('.jp-AgentPanel-headerControls');
+    expect([...controls!.children]).toEqual([second.node]);
+    const third = new Widget();
+    panel.addHeaderControl(third, { rank: 15 });
+    expect([...controls!.children]).toEqual([third.node, second.node]);
+    first.dispose();
+  });
+
+  it('reveal brings the panel into view and expands the section asked for', () => {
+    const bringIntoView = jest.fn();
+    const shown = new AgentPanel({ bringIntoView });
+    Widget.attach(shown, document.body);
+    try {
+      const comments = tab('Comments');
+      const access = tab('Access');
+      shown.addSection(comments, { rank: TabRanks.comments });
+      shown.addSection(access, { rank: TabRanks.access });
+      const accordion = shown.content as AccordionPanel;
+      accordion.collapse(1);
+      expect(access.isHidden).toBe(true);
+      shown.reveal(access);
+      expect(bringIntoView).toHaveBeenCalledTimes(1);
+      expect(access.isHidden).toBe(false);
+      shown.reveal();
+      expect(bringIntoView).toHaveBeenCalledTimes(2);
+      // a widget that is no section of the panel only reveals the panel
+      shown.reveal(tab('Other'));
+      expect(bringIntoView).toHaveBeenCalledTimes(3);
+      // the widget's own show(), which the shell calls, still un-hides it
+      shown.hide();
+      shown.show();
+      expect(shown.isHidden).toBe(false);
+      expect(bringIntoView).toHaveBeenCalledTimes(3);
+    } finally {
+      shown.dispose();
+    }
   });
 });

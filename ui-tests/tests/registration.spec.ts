@@ -96,6 +96,15 @@ test.describe('registration', () => {
   }) => {
     await jupyter.open();
     await agent.waitForTools(IMPLEMENTED);
+    const titles = jupyter.page.locator(
+      '#jp-agent-panel .lm-AccordionPanel-title'
+    );
+    await expect(titles).toHaveText([
+      'Comments',
+      'Proposals',
+      'Access',
+      'Activity'
+    ]);
     const state = await jupyter.page.evaluate(async () => {
       const app = window.jupyterapp!;
       const dependents = await app.deactivatePlugin(
@@ -106,12 +115,14 @@ test.describe('registration', () => {
         active: app.isPluginActivated('jupyterlite-webmcp:webmcp')
       };
     });
-    // The status-bar item, the Agent panel (whose Activity tab follows the
-    // registry's calls) and the features that add their tools through the
-    // registry (review, output selection) use it and go with it.
+    // The status-bar item, the Agent panel's sections that follow the
+    // registry (Activity: its calls; Access: the tools turned off) and the
+    // features that add their tools through it (review, output selection)
+    // use it and go with it; the panel keeps the sections that do not.
     expect({ ...state, dependents: [...state.dependents].sort() }).toEqual({
       dependents: [
-        'jupyterlite-webmcp:agent-panel',
+        'jupyterlite-webmcp:access-panel',
+        'jupyterlite-webmcp:activity-panel',
         'jupyterlite-webmcp:output-selection-tool',
         'jupyterlite-webmcp:review-tools',
         'jupyterlite-webmcp:status'
@@ -119,7 +130,7 @@ test.describe('registration', () => {
       active: false
     });
     await expect(jupyter.page.locator('.jp-WebMcpStatus')).toHaveCount(0);
-    await expect(jupyter.page.locator('#jp-agent-panel')).toHaveCount(0);
+    await expect(titles).toHaveText(['Comments', 'Proposals']);
     await expect
       .poll(async () =>
         (await agent.toolNames()).filter(name => name.startsWith('jupyter_'))
