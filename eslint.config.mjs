@@ -10,6 +10,7 @@ export default tseslint.config(
       'coverage/**',
       '.venv/**',
       'jupyterlite_webmcp/labextension/**',
+      'examples/*/labextension/**',
       'src/webmcp/validators.generated.ts',
       'demo/_output/**',
       'ui-tests/test-results/**',

@@ -34,6 +34,8 @@ fi
 log "Building the extension"
 npm run --silent build:lib:prod
 npm run --silent build:labextension
+# the example extension built on this one's tokens (its browser tests load it)
+npm run --silent build:example >/dev/null
 
 if ! python -c 'import jupyterlite_webmcp' 2>/dev/null; then
   log "Installing the Python package (editable)"

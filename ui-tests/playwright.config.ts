@@ -10,7 +10,10 @@
  * notebook servers run without), bridges-lab and bridges-lite (the
  * `bridge-*.spec.ts` files only: an MCP client drives chrome-devtools-mcp and
  * @playwright/mcp, which reach the tools in a Chromium the tests start with a
- * debugging port, see bridges.ts). Each app server is a `webServer` started for
+ * debugging port, see bridges.ts), example-lab and example-lite (the
+ * `example-*.spec.ts` files only, on lab-example and lite-example: the apps
+ * with the example extension of examples/notebook-stats loaded beside this
+ * one). Each app server is a `webServer` started for
  * the run on a free port of 127.0.0.1 by servers/start.py, and only when a
  * selected project needs it.
  */
@@ -32,10 +35,18 @@ process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 
 const REPO = path.resolve(__dirname, '..');
 
-type ServerName = 'lab' | 'notebook' | 'lite' | 'lab-rtc';
+type ServerName =
+  'lab' | 'notebook' | 'lite' | 'lab-rtc' | 'lab-example' | 'lite-example';
 type Ports = Record<ServerName, number>;
 
-const SERVERS: ServerName[] = ['lab', 'notebook', 'lite', 'lab-rtc'];
+const SERVERS: ServerName[] = [
+  'lab',
+  'notebook',
+  'lite',
+  'lab-rtc',
+  'lab-example',
+  'lite-example'
+];
 
 /**
  * Free ports, chosen once by the runner and inherited by the workers through
@@ -111,7 +122,9 @@ type ProjectName =
   | 'mcp-client'
   | 'rtc'
   | 'bridges-lab'
-  | 'bridges-lite';
+  | 'bridges-lite'
+  | 'example-lab'
+  | 'example-lite';
 
 const SERVER_OF: Record<ProjectName, ServerName> = {
   lab: 'lab',
@@ -121,7 +134,9 @@ const SERVER_OF: Record<ProjectName, ServerName> = {
   'mcp-client': 'lab',
   rtc: 'lab-rtc',
   'bridges-lab': 'lab',
-  'bridges-lite': 'lite'
+  'bridges-lite': 'lite',
+  'example-lab': 'lab-example',
+  'example-lite': 'lite-example'
 };
 
 /**
@@ -162,8 +177,10 @@ const SERVER_TIMEOUT: Record<ServerName, number> = {
   lab: 120_000,
   notebook: 120_000,
   'lab-rtc': 120_000,
+  'lab-example': 120_000,
   // may first rebuild demo/_output (seconds with demo/.cache, minutes without)
-  lite: 600_000
+  lite: 600_000,
+  'lite-example': 600_000
 };
 
 type WebServer = Exclude<
@@ -180,7 +197,7 @@ function webServer(server: ServerName): WebServer {
     name: server,
     command: `${JSON.stringify(PYTHON)} servers/start.py ${server} ${PORTS[server]}`,
     cwd: __dirname,
-    url: `${baseURL(server)}${server === 'lite' ? '/lab/index.html' : '/api'}`,
+    url: `${baseURL(server)}${server.startsWith('lite') ? '/lab/index.html' : '/api'}`,
     reuseExistingServer: false,
     timeout: SERVER_TIMEOUT[server],
     // SIGTERM lets Jupyter shut its kernels down and start.py remove its
@@ -197,6 +214,9 @@ const RTC_SPECS = /-rtc\.spec\.ts$/;
 /** The specs that drive the WebMCP bridges: only the bridges-* projects run them. */
 const BRIDGE_SPECS = /(^|\/)bridge-[^/]*\.spec\.ts$/;
 
+/** The specs of the example extension: only the example-* projects run them. */
+const EXAMPLE_SPECS = /(^|\/)example-[^/]*\.spec\.ts$/;
+
 const needed = new Set(
   selectedProjects(process.argv).map(name => SERVER_OF[name])
 );
@@ -209,7 +229,12 @@ function project(
   const native = options.webmcp ?? true;
   return {
     name,
-    testIgnore: [/mcp-client.*\.spec\.ts$/, RTC_SPECS, BRIDGE_SPECS],
+    testIgnore: [
+      /mcp-client.*\.spec\.ts$/,
+      RTC_SPECS,
+      BRIDGE_SPECS,
+      EXAMPLE_SPECS
+    ],
     grepInvert: /@no-webmcp\b/,
     ...extra,
     use: {
@@ -339,6 +364,22 @@ export default defineConfig<IAppOptions>({
           // as in the lite project: Pyodide's kernel now and then never
           // comes up under load; a second try is reported as flaky
           retries: app === 'lite' ? 1 : 0
+        }
+      )
+    ),
+    // another extension built on our tokens (examples/notebook-stats), in
+    // the two apps whose plugin systems load it differently: a Jupyter
+    // server's labextensions and a JupyterLite site's federated extensions
+    ...(['lab', 'lite'] as const).map(app =>
+      project(
+        `example-${app}`,
+        { appKind: app },
+        {
+          testIgnore: undefined,
+          testMatch: EXAMPLE_SPECS,
+          grepInvert: undefined,
+          timeout: app === 'lite' ? 180_000 : 60_000,
+          ...(app === 'lite' ? { expect: { timeout: 20_000 } } : {})
         }
       )
     )

@@ -30,6 +30,15 @@ lab-rtc
     notebook joins one shared document, which the server saves to disk. Its
     Yjs store and session file live in the temporary directory too.
 
+lab-example, lite-example
+    ``lab`` and ``lite`` with the example extension of
+    ``examples/notebook-stats`` (its ``labextension`` build, made by
+    ``npm run build:example``) loaded beside this one: a third-party
+    extension that adds a tool and an Agent panel section through the
+    tokens. The Lite site is the chosen site's files linked into
+    ``$TMPDIR/jlwebmcp-ui-lite-site-example``, with the example's files in its
+    ``extensions`` and its entry in ``federated_extensions``.
+
 lite
     Serves a JupyterLite site with ``demo/serve.py`` (COOP/COEP headers):
     ``demo/_output`` when it is up to date, that is newer than all its inputs
@@ -82,7 +91,9 @@ DEFAULT_SITE = DEMO / "_output"
 PRIVATE_SITE = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site"
 SITE_MARKER = ".jupyterlite-webmcp-demo"
 TMP_PREFIX = "jlwebmcp-ui-"
-SERVER_KINDS = ("lab", "notebook", "lab-rtc")
+SERVER_KINDS = ("lab", "notebook", "lab-rtc", "lab-example")
+#: the example extension built on this one's tokens (lab-example, lite-example)
+EXAMPLE = REPO / "examples" / "notebook-stats" / "labextension"
 #: the server extensions of jupyter-collaboration, disabled unless kind is lab-rtc
 RTC_SERVER_EXTENSIONS = ("jupyter_server_ydoc", "jupyter_server_fileid")
 #: its labextensions: without the server extension they would try to join
@@ -91,6 +102,8 @@ RTC_LABEXTENSIONS = ("@jupyter/docprovider-extension", "@jupyter/collaboration-e
 
 #: the shadow Lite site without this extension (UI_TESTS_WITHOUT_EXTENSION)
 SITE_WITHOUT = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site-without"
+#: the shadow Lite site with the example extension too (lite-example)
+SITE_EXAMPLE = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site-example"
 
 #: user settings written into the isolated settings dir: no news or update
 #: toasts popping over the notebook while the tests run
@@ -147,7 +160,16 @@ def without_extension() -> bool:
     return bool(os.environ.get("UI_TESTS_WITHOUT_EXTENSION"))
 
 
-def curate_labextensions(target: Path, rtc: bool) -> list[str]:
+def example_package() -> dict:
+    """The example extension's built package.json; exits when it is not built."""
+    pkg_json = EXAMPLE / "package.json"
+    if not pkg_json.is_file():
+        log(f"error: {EXAMPLE} is not built (run `npm run build:example`)")
+        sys.exit(3)
+    return json.loads(pkg_json.read_text(encoding="utf-8"))
+
+
+def curate_labextensions(target: Path, rtc: bool, example: bool = False) -> list[str]:
     """Link the labextensions the server should load into ``target``.
 
     The repository's build comes first (whether or not it is installed), then
@@ -176,6 +198,8 @@ def curate_labextensions(target: Path, rtc: bool) -> list[str]:
         link(EXTENSION_NAME, LABEXTENSION)
     else:
         log(f"warning: {LABEXTENSION} is not built (run `npm run build`); the app runs without it")
+    if example:
+        link(example_package()["name"], EXAMPLE)
     for base in map(Path, jupyter_path("labextensions")):
         for pkg_json in sorted([*base.glob("*/package.json"), *base.glob("@*/*/package.json")]):
             try:
@@ -236,7 +260,7 @@ def server_env(dirs: dict[str, Path]) -> dict[str, str]:
 
 
 def server_command(kind: str, port: int, dirs: dict[str, Path]) -> list[str]:
-    lab = kind in ("lab", "lab-rtc")
+    lab = kind in ("lab", "lab-rtc", "lab-example")
     app = "LabApp" if lab else "JupyterNotebookApp"
     module = "jupyterlab" if lab else "notebook"
     extra = ["--LabApp.extension_manager=readonly"] if lab else []
@@ -405,7 +429,39 @@ def site_without_extension(site: Path) -> Path:
     return SITE_WITHOUT
 
 
-def start_lite(port: int) -> int:
+def site_with_example(site: Path) -> Path:
+    """A copy of ``site`` that loads the example extension too, made of links.
+
+    As ``site_without_extension``: links to the original, except
+    ``extensions/`` (links to each of its extensions, and the example's
+    build) and ``jupyter-lite.json`` (the example added to
+    ``federated_extensions``, described as ``jupyter lite build`` describes
+    an extension: its name, its remote entry and what it exposes).
+    """
+    package = example_package()
+    name = package["name"]
+    build = package["jupyterlab"]["_build"]
+    if SITE_EXAMPLE.exists():
+        shutil.rmtree(SITE_EXAMPLE)
+    SITE_EXAMPLE.mkdir()
+    for entry in site.iterdir():
+        if entry.name not in ("jupyter-lite.json", "extensions"):
+            (SITE_EXAMPLE / entry.name).symlink_to(entry.resolve())
+    extensions = SITE_EXAMPLE / "extensions"
+    extensions.mkdir()
+    for entry in (site / "extensions").iterdir():
+        (extensions / entry.name).symlink_to(entry.resolve())
+    (extensions / name).symlink_to(EXAMPLE.resolve(), target_is_directory=True)
+    config = json.loads((site / "jupyter-lite.json").read_text(encoding="utf-8"))
+    data = config.setdefault("jupyter-config-data", {})
+    entries = [ext for ext in data.get("federated_extensions", []) if ext.get("name") != name]
+    entries.append({"name": name, **build})
+    data["federated_extensions"] = entries
+    (SITE_EXAMPLE / "jupyter-lite.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return SITE_EXAMPLE
+
+
+def start_lite(port: int, example: bool = False) -> int:
     site, reason = choose_lite_site()
     if site is None:
         # never rebuild demo/_output itself: someone may be serving or building it
@@ -429,21 +485,29 @@ def start_lite(port: int) -> int:
     if without_extension():
         site = site_without_extension(site)
         log(f"without {EXTENSION_NAME} (UI_TESTS_WITHOUT_EXTENSION)")
+    kind = "lite"
+    if example:
+        site = site_with_example(site)
+        kind = "lite-example"
     cmd = [sys.executable, str(DEMO / "serve.py"), "--port", str(port), "--dir", str(site)]
-    log(f"lite on http://127.0.0.1:{port}/ serving {site} (log: {log_path('lite')})")
-    return run_until_stopped(cmd, None, None, log_path("lite"))
+    log(f"{kind} on http://127.0.0.1:{port}/ serving {site} (log: {log_path(kind)})")
+    return run_until_stopped(cmd, None, None, log_path(kind))
 
 
 # --------------------------------------------------------------------------
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or argv[0] not in (*SERVER_KINDS, "lite") or not argv[1].isdigit():
+    if (
+        len(argv) != 2
+        or argv[0] not in (*SERVER_KINDS, "lite", "lite-example")
+        or not argv[1].isdigit()
+    ):
         print(__doc__, file=sys.stderr)
         return 2
     kind, port = argv[0], int(argv[1])
-    if kind == "lite":
-        return start_lite(port)
+    if kind in ("lite", "lite-example"):
+        return start_lite(port, example=kind == "lite-example")
     try:
         import ipykernel  # noqa: F401
     except ImportError:
@@ -455,7 +519,7 @@ def main(argv: list[str]) -> int:
     # the extension list is resolved with the server's own (isolated) paths
     os.environ.clear()
     os.environ.update(env)
-    curate_labextensions(dirs["labextensions"], rtc=kind == "lab-rtc")
+    curate_labextensions(dirs["labextensions"], rtc=kind == "lab-rtc", example=kind == "lab-example")
     log(f"{kind} on http://127.0.0.1:{port}/ serving {dirs['root']} (log: {log_path(kind)})")
     return run_until_stopped(server_command(kind, port, dirs), env, dirs["base"], log_path(kind))
 
