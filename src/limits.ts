@@ -98,7 +98,7 @@ export const LIMITS = {
 
   /**
    * How long `jupyter_run_cells` waits, without a break, for a kernel the
-   * page cannot reach before it answers (src/jupyter/kernel-reach.ts).
+   * page cannot reach before it answers (src/jupyter/kernel/reach.ts).
    */
   KERNEL_REACH_TIMEOUT_MS: 30 * 1000
 } as const;

@@ -26,7 +26,7 @@ import {
   type INotebookInfo,
   type NotebookResolver
 } from './notebook';
-import { serializeOutputs, type ISerializedOutput } from './outputs';
+import { serializeOutputs, type ISerializedOutput } from './outputs/outputs';
 import { boundChars, boundUtf8 } from '../common/text';
 
 /** One cell as a tool returns it (ICellSnapshot). */
@@ -224,7 +224,7 @@ export function selectCells(
   };
   if (selector.cellIds?.length === 0) {
     // An empty list selects nothing: never read as "no cells, ok" (as in
-    // jupyter_run_cells, src/jupyter/run-targets.ts).
+    // jupyter_run_cells, src/jupyter/kernel/run-targets.ts).
     throw new ToolError(
       'INVALID_ARGUMENT',
       'Invalid argument "cellIds": give at least one cell id, or leave cellIds out to select a range.',

@@ -5,7 +5,7 @@ import { type NotebookPanel } from '@jupyterlab/notebook';
 
 import { type IJupyterEnvironment } from './environment';
 import { focusContext, type IFocusContext } from './focus';
-import { kernelInfo, type IKernelInfo } from './kernel';
+import { kernelInfo, type IKernelInfo } from './kernel/action';
 import {
   notebookInfo,
   type INotebookInfo,

@@ -11,7 +11,7 @@ import { type KernelSpec } from '@jupyterlab/services';
 import { LIMITS } from '../limits';
 import { type IJupyterEnvironment } from './environment';
 import { ToolError } from '../common/errors';
-import { kernelInfo, type IKernelInfo } from './kernel';
+import { kernelInfo, type IKernelInfo } from './kernel/action';
 import {
   notebookInfo,
   type INotebookInfo,

@@ -11,7 +11,7 @@ import { contentsFailure, contentsStatus } from '../common/contents-errors';
 import { ToolError } from '../common/errors';
 import { isCellVisible } from '../access/read';
 import { type IJupyterEnvironment } from './environment';
-import { exportMarkdown, type IExportCell } from './export';
+import { exportMarkdown, type IExportCell } from './outputs/export';
 import { otherTabError, type NotebookResolver } from './notebook';
 
 /** What `jupyter_save_notebook` returns. */

@@ -27,7 +27,7 @@ import { ToolError } from '../common/errors';
 import { contentsError, contentsFailure } from '../common/contents-errors';
 import { withStableCellIds } from './cell-ids';
 import { notebookRevision } from './model-index';
-import { withJoinedStreams } from './outputs';
+import { withJoinedStreams } from './outputs/outputs';
 import { basename, normalizePath } from './paths';
 import { type IJupyterEnvironment } from './environment';
 

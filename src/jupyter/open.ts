@@ -11,7 +11,11 @@ import { findCell } from './cells';
 import { revealCell } from './navigate';
 import { type IJupyterEnvironment } from './environment';
 import { focusContext, type IFocusContext } from './focus';
-import { kernelInfo, storedKernelInfo, type IKernelInfo } from './kernel';
+import {
+  kernelInfo,
+  storedKernelInfo,
+  type IKernelInfo
+} from './kernel/action';
 import {
   notebookInfo,
   type INotebookInfo,

@@ -13,8 +13,8 @@ import { getContext } from '../jupyter/context';
 import { createNotebook } from '../jupyter/create';
 import { exportNotebook, saveNotebook } from '../jupyter/document';
 import { deleteCell, insertCell, updateCell } from '../jupyter/edit';
-import { runCells } from '../jupyter/execution';
-import { kernelAction } from '../jupyter/kernel';
+import { runCells } from '../jupyter/kernel/execution';
+import { kernelAction } from '../jupyter/kernel/action';
 import { focusCell } from '../jupyter/navigate';
 import { type NotebookResolver } from '../jupyter/notebook';
 import { openNotebook } from '../jupyter/open';
@@ -26,7 +26,7 @@ import {
   reopenComment,
   replyComment,
   resolveComment
-} from '../jupyter/review';
+} from '../jupyter/comments/threads';
 import { listWorkspace } from '../jupyter/workspace';
 import { getOutputSelection } from '../selection/tool';
 import {

@@ -21,7 +21,7 @@ import { getCellAccess } from '../../src/jupyter/cell-access';
 import * as hash from '../../src/common/hash';
 import { notebookRevision } from '../../src/jupyter/model-index';
 import { type NotebookResolver } from '../../src/jupyter/notebook';
-import { serializeOutputs } from '../../src/jupyter/outputs';
+import { serializeOutputs } from '../../src/jupyter/outputs/outputs';
 import { TRUNCATION_MARKER } from '../../src/common/text';
 import { LIMITS } from '../../src/limits';
 import { silenceKnownWarnings } from '../quiet';

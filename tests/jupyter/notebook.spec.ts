@@ -18,13 +18,13 @@ import { sourceHash } from '../../src/common/hash';
 import { NO_CALL } from '../../src/jupyter/call';
 import { deleteCell, insertCell, updateCell } from '../../src/jupyter/edit';
 import { type IJupyterEnvironment } from '../../src/jupyter/environment';
-import { runCells } from '../../src/jupyter/execution';
+import { runCells } from '../../src/jupyter/kernel/execution';
 import { NotebookResolver } from '../../src/jupyter/notebook';
 import {
   createComment,
   replyComment,
   type IReviewServices
-} from '../../src/jupyter/review';
+} from '../../src/jupyter/comments/threads';
 import { ReviewStore } from '../../src/review/storage';
 import { disposePanel, failure, loadPanelKit } from '../panel-kit';
 import { silenceKnownWarnings } from '../quiet';

@@ -21,7 +21,7 @@ import { normalizeError } from '../../src/common/errors';
 import { sourceHash } from '../../src/common/hash';
 import { deleteCell, insertCell } from '../../src/jupyter/edit';
 import { type IJupyterEnvironment } from '../../src/jupyter/environment';
-import { runCells } from '../../src/jupyter/execution';
+import { runCells } from '../../src/jupyter/kernel/execution';
 import {
   type ILiveNotebook,
   NotebookResolver

@@ -5,7 +5,7 @@ import * as path from 'path';
 import { YNotebook } from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
 
-import { withJoinedStreams } from '../../src/jupyter/outputs';
+import { withJoinedStreams } from '../../src/jupyter/outputs/outputs';
 
 const FIXTURE = 'annotated-by-0.1.1.ipynb';
 

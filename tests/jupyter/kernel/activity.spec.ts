@@ -2,7 +2,7 @@ import { PromiseDelegate } from '@lumino/coreutils';
 import { Signal } from '@lumino/signaling';
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
 
-import { KernelActivity } from '../../src/jupyter/kernel-activity';
+import { KernelActivity } from '../../../src/jupyter/kernel/activity';
 
 /**
  * A kernel_info request the test answers: `resolve` is its shell reply (the

@@ -18,7 +18,7 @@ import { type Kernel, KernelMessage } from '@jupyterlab/services';
 import { type IDisposable } from '@lumino/disposable';
 import { Signal, type ISignal } from '@lumino/signaling';
 
-import { WakeUp } from '../common/wake-up';
+import { WakeUp } from '../../common/wake-up';
 
 /** The request a kernel is busy with, as far as its messages tell. */
 export type KernelWork =

@@ -1,6 +1,6 @@
-import { LIMITS } from '../../src/limits';
-import { boundedHtmlText, htmlToText } from '../../src/jupyter/html';
-import { TRUNCATION_MARKER } from '../../src/common/text';
+import { LIMITS } from '../../../src/limits';
+import { boundedHtmlText, htmlToText } from '../../../src/jupyter/outputs/html';
+import { TRUNCATION_MARKER } from '../../../src/common/text';
 
 /** UTF-8 bytes, measured independently of the module under test. */
 const bytes = (text: string): number => new TextEncoder().encode(text).length;

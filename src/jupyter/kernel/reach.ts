@@ -21,8 +21,8 @@ import { type Kernel } from '@jupyterlab/services';
 import { type IDisposable } from '@lumino/disposable';
 import { PromiseDelegate } from '@lumino/coreutils';
 
-import { WakeUp } from '../common/wake-up';
-import { LIMITS } from '../limits';
+import { WakeUp } from '../../common/wake-up';
+import { LIMITS } from '../../limits';
 
 /**
  * How long a run waits, without a break, for a kernel the page cannot reach

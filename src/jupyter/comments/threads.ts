@@ -14,11 +14,11 @@
  */
 import type { ISharedNotebook } from '@jupyter/ydoc';
 
-import { assertCellAccessible } from '../access/guard';
-import { isHidden } from '../access/policy';
-import { ToolError } from '../common/errors';
-import { boundChars, boundUtf8, utf8Length } from '../common/text';
-import { LIMITS } from '../limits';
+import { assertCellAccessible } from '../../access/guard';
+import { isHidden } from '../../access/policy';
+import { ToolError } from '../../common/errors';
+import { boundChars, boundUtf8, utf8Length } from '../../common/text';
+import { LIMITS } from '../../limits';
 import {
   anchorStatus as anchorStatusOf,
   type IAnchorStatus,
@@ -27,7 +27,7 @@ import {
   outputCount,
   rangeOfText,
   sourceRangeAnchor
-} from '../review/anchors';
+} from '../../review/anchors';
 import {
   AGENT_AUTHOR,
   cappedThread,
@@ -38,22 +38,22 @@ import {
   type ISourcePosition,
   type IThreadAnchor,
   type ThreadStatus
-} from '../review/storage';
-import { commentBodyOverflow } from '../review/format';
-import { type IReviewStore } from '../tokens';
-import { type ICallTrace, NO_CALL } from './call';
-import { cellAccess } from '../access/read';
-import { boundCommentResult } from './comment-bounds';
-import { cellSnapshot, findCell, type ICellSnapshot } from './cells';
-import { focusContext } from './focus';
-import { type IJupyterEnvironment } from './environment';
-import { cellIndexOf } from './model-index';
-import { focusCell } from './navigate';
+} from '../../review/storage';
+import { commentBodyOverflow } from '../../review/format';
+import { type IReviewStore } from '../../tokens';
+import { type ICallTrace, NO_CALL } from '../call';
+import { cellAccess } from '../../access/read';
+import { boundCommentResult } from './bounds';
+import { cellSnapshot, findCell, type ICellSnapshot } from '../cells';
+import { focusContext } from '../focus';
+import { type IJupyterEnvironment } from '../environment';
+import { cellIndexOf } from '../model-index';
+import { focusCell } from '../navigate';
 import {
   type INotebookInfo,
   type IResolvedNotebook,
   type NotebookResolver
-} from './notebook';
+} from '../notebook';
 
 /** A range of a cell's source, in zero-based lines and UTF-16 columns. */
 export interface ISourceSelection {

@@ -4,13 +4,13 @@
  */
 import { type ISharedNotebook } from '@jupyter/ydoc';
 
-import { isHidden } from '../access/policy';
-import { cellAccess } from '../access/read';
-import { findCell } from './cells';
-import { ToolError } from '../common/errors';
-import { cellIndexOf } from './model-index';
-import { type ILiveNotebook } from './notebook';
-import { LIMITS } from '../limits';
+import { isHidden } from '../../access/policy';
+import { cellAccess } from '../../access/read';
+import { findCell } from '../cells';
+import { ToolError } from '../../common/errors';
+import { cellIndexOf } from '../model-index';
+import { type ILiveNotebook } from '../notebook';
+import { LIMITS } from '../../limits';
 
 /** Arguments of `jupyter_run_cells`. */
 export interface IRunArgs {

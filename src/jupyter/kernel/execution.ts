@@ -14,26 +14,26 @@
  */
 import { type CodeCell, type MarkdownCell } from '@jupyterlab/cells';
 
-import { assertNotebookAccessible } from '../access/guard';
-import { recordAgentAction } from '../access/provenance';
-import { type ICallTrace } from './call';
-import { isHidden, mayWrite } from '../access/policy';
-import { cellAccess, notebookAccess } from '../access/read';
-import { ToolError } from '../common/errors';
-import { sourceHash } from '../common/hash';
-import { type IRunTarget } from '../propose/store';
-import { type IProposals } from '../tokens';
-import { deniedResult, notApplied } from './proposed';
+import { assertNotebookAccessible } from '../../access/guard';
+import { recordAgentAction } from '../../access/provenance';
+import { type ICallTrace } from '../call';
+import { isHidden, mayWrite } from '../../access/policy';
+import { cellAccess, notebookAccess } from '../../access/read';
+import { ToolError } from '../../common/errors';
+import { sourceHash } from '../../common/hash';
+import { type IRunTarget } from '../../propose/store';
+import { type IProposals } from '../../tokens';
+import { deniedResult, notApplied } from '../proposed';
 import {
   executeCode,
   skipped,
   type ICellRunResult,
   type IRunContext
 } from './execute-cell';
-import { settledKernel } from './kernel';
-import { KernelActivity } from './kernel-activity';
-import { KernelReach } from './kernel-reach';
-import { cellIndexOf } from './model-index';
+import { settledKernel } from './action';
+import { KernelActivity } from './activity';
+import { KernelReach } from './reach';
+import { cellIndexOf } from '../model-index';
 import {
   checkNotebookAccess,
   namesNotebook,
@@ -41,7 +41,7 @@ import {
   type ILiveNotebook,
   type INotebookInfo,
   type NotebookResolver
-} from './notebook';
+} from '../notebook';
 import {
   addressedTargets,
   needsKernel,

@@ -1,16 +1,16 @@
 import { type YCodeCell, YNotebook } from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
-import { LIMITS } from '../../src/limits';
+import { LIMITS } from '../../../src/limits';
 import {
   mediaBytes,
   outputSummary,
   serializeOutput,
   serializeOutputs,
   withJoinedStreams
-} from '../../src/jupyter/outputs';
-import { outputFingerprint } from '../../src/common/fingerprint';
-import { TRUNCATION_MARKER } from '../../src/common/text';
-import { silenceKnownWarnings } from '../quiet';
+} from '../../../src/jupyter/outputs/outputs';
+import { outputFingerprint } from '../../../src/common/fingerprint';
+import { TRUNCATION_MARKER } from '../../../src/common/text';
+import { silenceKnownWarnings } from '../../quiet';
 
 silenceKnownWarnings();
 

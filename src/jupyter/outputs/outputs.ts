@@ -7,11 +7,11 @@
  * ANSI stripping lives in `./ansi`, HTML-to-text in `./html`.
  */
 import type * as nbformat from '@jupyterlab/nbformat';
-import { baseMime, isJsonMime, multiline, textOf } from '../common/mime';
-import { LIMITS } from '../limits';
+import { baseMime, isJsonMime, multiline, textOf } from '../../common/mime';
+import { LIMITS } from '../../limits';
 import { cleanBound } from './ansi';
 import { boundedHtmlText } from './html';
-import { boundChars, utf8Length } from '../common/text';
+import { boundChars, utf8Length } from '../../common/text';
 
 /** One text-like MIME entry of an execute_result or display_data output. */
 export interface ITextDataEntry {

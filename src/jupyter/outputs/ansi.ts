@@ -10,7 +10,7 @@
  * so `stripAnsi` removes them too, with the one pattern below.
  */
 import stripAnsiLib from 'strip-ansi';
-import { boundUtf8, type IBoundedText, utf8Length } from '../common/text';
+import { boundUtf8, type IBoundedText, utf8Length } from '../../common/text';
 
 /** ESC and the 8-bit C1 controls that start or end a sequence. */
 const INTRODUCER = /[\u001b\u0090\u0098\u009b-\u009f]/;

@@ -6,12 +6,12 @@ import type * as nbformat from '@jupyterlab/nbformat';
 import { type NotebookPanel } from '@jupyterlab/notebook';
 import { type KernelMessage } from '@jupyterlab/services';
 
-import { LIMITS } from '../limits';
-import { type KernelActivity } from './kernel-activity';
-import { type KernelReach } from './kernel-reach';
-import { outputSummary, serializeOutput } from './outputs';
+import { LIMITS } from '../../limits';
+import { type KernelActivity } from './activity';
+import { type KernelReach } from './reach';
+import { outputSummary, serializeOutput } from '../outputs/outputs';
 import { type ITarget } from './run-targets';
-import { boundChars } from '../common/text';
+import { boundChars } from '../../common/text';
 
 /** One target's outcome. */
 export interface ICellRunResult {

@@ -7,16 +7,16 @@
  */
 import { YNotebook, type SharedCell } from '@jupyter/ydoc';
 
-import { normalizeError } from '../../src/common/errors';
-import { runCells, type IRunArgs } from '../../src/jupyter/execution';
+import { normalizeError } from '../../../src/common/errors';
+import { runCells, type IRunArgs } from '../../../src/jupyter/kernel/execution';
 import {
   type ILiveNotebook,
   type NotebookResolver
-} from '../../src/jupyter/notebook';
-import { KERNEL_REACH_TIMEOUT_MS } from '../../src/jupyter/kernel-reach';
-import { silenceKnownWarnings } from '../quiet';
-import { FakeConnection } from './fake-connection';
-import { code, markdown } from './ymodel';
+} from '../../../src/jupyter/notebook';
+import { KERNEL_REACH_TIMEOUT_MS } from '../../../src/jupyter/kernel/reach';
+import { silenceKnownWarnings } from '../../quiet';
+import { FakeConnection } from '../fake-connection';
+import { code, markdown } from '../ymodel';
 
 silenceKnownWarnings();
 

@@ -9,10 +9,10 @@
  * The document is bounded to `MAX_EXPORT_BYTES` measured JSON-escaped.
  */
 import type * as nbformat from '@jupyterlab/nbformat';
-import { LIMITS } from '../limits';
-import { jsonEscapedPrefix, jsonStringBytes } from '../common/json';
+import { LIMITS } from '../../limits';
+import { jsonEscapedPrefix, jsonStringBytes } from '../../common/json';
 import { type ISerializedOutput, serializeOutput } from './outputs';
-import { TRUNCATION_MARKER } from '../common/text';
+import { TRUNCATION_MARKER } from '../../common/text';
 
 /** A cell as the export sees it; the caller has left out hidden cells. */
 export interface IExportCell {

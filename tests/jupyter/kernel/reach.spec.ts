@@ -1,5 +1,8 @@
-import { KernelReach, kernelReachable } from '../../src/jupyter/kernel-reach';
-import { FakeConnection } from './fake-connection';
+import {
+  KernelReach,
+  kernelReachable
+} from '../../../src/jupyter/kernel/reach';
+import { FakeConnection } from '../fake-connection';
 
 beforeEach(() => {
   jest.useFakeTimers();

@@ -4,9 +4,9 @@ import {
   fenceFor,
   type IExportCell,
   openFenceCloser
-} from '../../src/jupyter/export';
-import { TRUNCATION_MARKER } from '../../src/common/text';
-import { LIMITS } from '../../src/limits';
+} from '../../../src/jupyter/outputs/export';
+import { TRUNCATION_MARKER } from '../../../src/common/text';
+import { LIMITS } from '../../../src/limits';
 
 /** The size the document takes inside the tool's JSON result. */
 const escapedBytes = (text: string): number =>

@@ -5,15 +5,15 @@ import { type ISessionContext } from '@jupyterlab/apputils';
 import { type ISharedNotebook } from '@jupyter/ydoc';
 import { type Kernel } from '@jupyterlab/services';
 
-import { ToolError } from '../common/errors';
-import { type IProposals } from '../tokens';
-import { type ICallTrace, NO_CALL } from './call';
+import { ToolError } from '../../common/errors';
+import { type IProposals } from '../../tokens';
+import { type ICallTrace, NO_CALL } from '../call';
 import {
   checkNotebookAccess,
   namesNotebook,
   type NotebookResolver
-} from './notebook';
-import { abortedIfReviewed, deniedResult, notApplied } from './proposed';
+} from '../notebook';
+import { abortedIfReviewed, deniedResult, notApplied } from '../proposed';
 
 /** The statuses a tool reports; every kernel state maps to one of them. */
 export type KernelStatus =

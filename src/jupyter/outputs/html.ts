@@ -13,7 +13,7 @@ import {
   TRUNCATION_MARKER,
   utf8Length,
   utf8Prefix
-} from '../common/text';
+} from '../../common/text';
 
 /**
  * At most this many characters of HTML are parsed per byte of text returned:

@@ -3,7 +3,7 @@ import type { Kernel } from '@jupyterlab/services';
 import { PromiseDelegate } from '@lumino/coreutils';
 import { Signal } from '@lumino/signaling';
 
-import { settledKernel } from '../../src/jupyter/kernel';
+import { settledKernel } from '../../../src/jupyter/kernel/action';
 
 /**
  * The part of a session context settledKernel reads: the attached kernel,

@@ -1,5 +1,5 @@
-import { cleanBound, stripAnsi } from '../../src/jupyter/ansi';
-import { boundUtf8 } from '../../src/common/text';
+import { cleanBound, stripAnsi } from '../../../src/jupyter/outputs/ansi';
+import { boundUtf8 } from '../../../src/common/text';
 
 const ESC = '\u001b';
 
