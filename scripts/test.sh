@@ -86,6 +86,18 @@ if [ "${chromium_major:-0}" -lt 156 ]; then
 elif [ -f "$results/playwright.json" ]; then
   read -r bp bf bflaky < <(node -e 'const s=require(process.argv[1]).stats;console.log(s.expected + s.flaky, s.unexpected + (s.skipped||0), s.flaky)' "$PWD/$results/playwright.json")
   count browser "$bp" "$bf"
+  # the app servers' warnings and errors, for a failure that began there
+  if [ "$bf" -gt 0 ]; then
+    for server_log in ui-tests/.servers/*.log; do
+      [ -f "$server_log" ] || continue
+      # errors and refused requests (5xx); the tests' own 404s are expected
+      problems=$(grep -E '^\[(E|C) |^\[W [^]]*\] 5[0-9][0-9] ' "$server_log" | grep -v 'received signal 15' | tail -n 25)
+      if [ -n "$problems" ]; then
+        printf '    %s (errors and 5xx answers, last 25):\n' "$server_log"
+        printf '%s\n' "$problems" | sed 's/^/      /'
+      fi
+    done
+  fi
   # a test that passed only on its retry (JupyterLite) is named, not hidden
   if [ "$bflaky" -gt 0 ]; then
     printf '    browser: %s passed only on a retry (flaky):\n' "$bflaky"

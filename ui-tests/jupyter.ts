@@ -255,7 +255,20 @@ export class JupyterApp {
     await page.waitForFunction(() => !!window.uiTests, null, {
       timeout: this.readyTimeout
     });
-    return page.evaluate(() => window.uiTests.appReady());
+    try {
+      return await page.evaluate(() => window.uiTests.appReady());
+    } catch (error) {
+      // the page's last words say why it did not get ready (a failed
+      // request, a plugin's error): the reporter shortens the attachment
+      const tail = this.console
+        .slice(-12)
+        .map(entry => `  [${entry.type}] ${entry.text.slice(0, 400)}`)
+        .join('\n');
+      if (error instanceof Error && tail) {
+        error.message += `\nthe page's last console messages:\n${tail}`;
+      }
+      throw error;
+    }
   }
 
   /** Waits for an open notebook (default: the current one) to be ready. */

@@ -505,10 +505,17 @@ export function installPageHelpers(): void {
             shell.currentWidget?.node.contains(document.activeElement)
               ? true
               : undefined,
-          () =>
-            `current: ${shell.currentWidget?.node.className ?? 'none'}, focus: ${
+          () => {
+            // a dialog in front (e.g. JupyterLab's "Server Connection Error")
+            // keeps the focus: name it, so a failure says which one
+            const dialog = document.querySelector('.jp-Dialog-content');
+            const shown = dialog
+              ? `, dialog: ${(dialog as HTMLElement).innerText.replace(/\s+/g, ' ').slice(0, 300)}`
+              : '';
+            return `current: ${shell.currentWidget?.node.className ?? 'none'}, focus: ${
               document.activeElement?.className ?? 'none'
-            }`
+            }${shown}`;
+          }
         );
       }
       return exposed.name;
