@@ -24,7 +24,7 @@ import type { IMapChange } from '@jupyter/ydoc';
 import { Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 
-import { childWithClass, inputWrapper } from '../common/cell-dom';
+import { InputDecorations } from '../common/cell-dom';
 
 import {
   ACCESS_METADATA_KEY,
@@ -403,21 +403,11 @@ export class AccessMarkers {
     } else {
       delete node.dataset.agentAccess;
     }
-    const host = inputWrapper(widget);
-    let marker = host ? childWithClass(host, MARKER_CLASS) : null;
-    if (!state) {
-      marker?.remove();
+    const place = this._decorations.place(widget, state !== null);
+    if (!place || !state) {
       return;
     }
-    if (!host) {
-      // a placeholder cell (windowing): mark it once it renders, waiting
-      // once per widget
-      if (widget.isPlaceholder() && !this._pending.has(widget)) {
-        this._pending.add(widget);
-        void widget.ready.then(() => this._render(widget));
-      }
-      return;
-    }
+    let marker = place.node;
     if (marker?.dataset.agentAccess === state) {
       return;
     }
@@ -427,7 +417,7 @@ export class AccessMarkers {
       marker.className = MARKER_CLASS;
       marker.setAttribute('role', 'img');
       // last child: Lumino places the wrapper's widgets by index before it
-      host.appendChild(marker);
+      place.host.appendChild(marker);
     }
     marker.dataset.agentAccess = state;
     marker.setAttribute('aria-label', words.label);
@@ -447,7 +437,10 @@ export class AccessMarkers {
   private _button: NotebookAccessButton;
   private _model: INotebookModel | null = null;
   private _cells = new Set<ICellModel>();
-  private _pending = new WeakSet<Cell>();
+  /** The cell markers in the input wrappers (placeholders when rendered). */
+  private readonly _decorations = new InputDecorations(MARKER_CLASS, widget =>
+    this._render(widget)
+  );
   private _isDisposed = false;
 }
 

@@ -16,6 +16,7 @@ import { type ISignal, Signal } from '@lumino/signaling';
 import { type AgentAccess, type IAccessReading } from '../access/model';
 import { isHidden, mayWrite } from '../access/policy';
 import { SoonestTimer } from '../common/soonest-timer';
+import { FollowCurrent } from './follow-current';
 import {
   type IAgentAccess,
   type IProposals,
@@ -99,16 +100,18 @@ export function kernelWarning(state: {
 
 export class AccessTabModel implements IDisposable {
   constructor(options: AccessTabModel.IOptions) {
-    this._tracker = options.tracker;
     this._access = options.access;
     this._limit = Math.max(1, options.limit ?? MAX_ACCESS_ROWS);
-    this._tracker.currentChanged.connect(this._onCurrent, this);
     this._access.changed.connect(this._onAccess, this);
     this._proposals = options.proposals ?? null;
     this._registry = options.registry ?? null;
     this._proposals?.modeChanged.connect(this._onNow, this);
     this._registry?.statusChanged.connect(this._onNow, this);
-    this._bind(this._tracker.currentWidget);
+    this._follow = new FollowCurrent({
+      tracker: options.tracker,
+      onChange: (panel, previous) => this._bind(panel, previous),
+      onReady: panel => this._onReady(panel)
+    });
   }
 
   /**
@@ -224,17 +227,12 @@ export class AccessTabModel implements IDisposable {
       return;
     }
     this._isDisposed = true;
-    this._bind(null);
-    this._tracker.currentChanged.disconnect(this._onCurrent, this);
+    this._follow.dispose();
     this._access.changed.disconnect(this._onAccess, this);
     this._proposals?.modeChanged.disconnect(this._onNow, this);
     this._registry?.statusChanged.disconnect(this._onNow, this);
     this._repaint.dispose();
     Signal.clearData(this);
-  }
-
-  private _onCurrent(): void {
-    this._bind(this._tracker.currentWidget);
   }
 
   private _onAccess(_: IAgentAccess, change: IAgentAccess.IChange): void {
@@ -250,37 +248,32 @@ export class AccessTabModel implements IDisposable {
   }
 
   /** Follows another notebook (or none). */
-  private _bind(panel: NotebookPanel | null): void {
-    if (panel === this._panel) {
-      return;
-    }
-    const old = this._panel;
-    if (old) {
-      old.content.activeCellChanged.disconnect(this._onNow, this);
-      old.content.selectionChanged.disconnect(this._onNow, this);
-      old.content.model?.cells.changed.disconnect(this._onNow, this);
-      old.content.model?.contentChanged.disconnect(this._onSource, this);
-      old.disposed.disconnect(this._onPanelDisposed, this);
-      old.context.pathChanged.disconnect(this._onPath, this);
+  private _bind(
+    panel: NotebookPanel | null,
+    previous: NotebookPanel | null
+  ): void {
+    if (previous) {
+      previous.content.activeCellChanged.disconnect(this._onNow, this);
+      previous.content.selectionChanged.disconnect(this._onNow, this);
+      previous.content.model?.cells.changed.disconnect(this._onNow, this);
+      previous.content.model?.contentChanged.disconnect(this._onSource, this);
+      previous.context.pathChanged.disconnect(this._onPath, this);
     }
     this._panel = panel;
     this._notebookAccess = null;
     if (panel) {
       panel.content.activeCellChanged.connect(this._onNow, this);
       panel.content.selectionChanged.connect(this._onNow, this);
-      panel.disposed.connect(this._onPanelDisposed, this);
       panel.context.pathChanged.connect(this._onPath, this);
-      // the model arrives with the context
-      void panel.context.ready.then(() => {
-        if (this._panel !== panel || this._isDisposed) {
-          return;
-        }
-        panel.content.model?.cells.changed.connect(this._onNow, this);
-        panel.content.model?.contentChanged.connect(this._onSource, this);
-        this._repaint.schedule(0);
-      });
       void this._readNotebookAccess();
     }
+    this._repaint.schedule(0);
+  }
+
+  /** The followed notebook's model is there. */
+  private _onReady(panel: NotebookPanel): void {
+    panel.content.model?.cells.changed.connect(this._onNow, this);
+    panel.content.model?.contentChanged.connect(this._onSource, this);
     this._repaint.schedule(0);
   }
 
@@ -294,10 +287,6 @@ export class AccessTabModel implements IDisposable {
 
   private _onPath(): void {
     void this._readNotebookAccess();
-  }
-
-  private _onPanelDisposed(): void {
-    this._bind(this._tracker.currentWidget);
   }
 
   private async _readNotebookAccess(): Promise<void> {
@@ -320,7 +309,7 @@ export class AccessTabModel implements IDisposable {
     this._repaint.schedule(0);
   }
 
-  private readonly _tracker: INotebookTracker;
+  private readonly _follow: FollowCurrent;
   private readonly _access: IAgentAccess;
   private readonly _proposals: IProposals | null;
   private readonly _registry: IWebMcpRegistry | null;

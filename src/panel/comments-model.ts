@@ -27,6 +27,7 @@ import {
 import { SoonestTimer } from '../common/soonest-timer';
 import { type IReviewStore } from '../tokens';
 import { SOURCE_SETTLE_MS } from './access-tab-model';
+import { FollowCurrent } from './follow-current';
 
 /** Which threads the tab lists. */
 export type CommentsFilter = ThreadStatus | 'all';
@@ -55,12 +56,14 @@ export interface ICommentRow {
 
 export class CommentsTabModel implements IDisposable {
   constructor(options: CommentsTabModel.IOptions) {
-    this._tracker = options.tracker;
     this._review = options.review;
     this._author = options.author;
-    this._tracker.currentChanged.connect(this._onCurrent, this);
     this._review.changed.connect(this._onReview, this);
-    this._bind(this._tracker.currentWidget);
+    this._follow = new FollowCurrent({
+      tracker: options.tracker,
+      onChange: (panel, previous) => this._bind(panel, previous),
+      onReady: panel => this._onReady(panel)
+    });
   }
 
   /** Emitted (after the current task) when anything shown changed. */
@@ -250,10 +253,9 @@ export class CommentsTabModel implements IDisposable {
       return;
     }
     this._isDisposed = true;
-    this._bind(null);
+    this._follow.dispose();
     this._draftModel?.disposed.disconnect(this._onDraftModelDisposed, this);
     this._draftModel = null;
-    this._tracker.currentChanged.disconnect(this._onCurrent, this);
     this._review.changed.disconnect(this._onReview, this);
     this._repaint.dispose();
     Signal.clearData(this);
@@ -271,48 +273,38 @@ export class CommentsTabModel implements IDisposable {
     return model;
   }
 
-  private _onCurrent(): void {
-    this._bind(this._tracker.currentWidget);
-  }
-
   private _onReview(_: IReviewStore, change: { model: ISharedNotebook }) {
     if (change.model === this._model()) {
       this._repaint.schedule(0);
     }
   }
 
-  private _bind(panel: NotebookPanel | null): void {
-    if (panel === this._panel) {
-      return;
-    }
-    const old = this._panel;
-    if (old) {
-      old.content.model?.sharedModel.changed.disconnect(
+  /** Follows another notebook (or none). */
+  private _bind(
+    panel: NotebookPanel | null,
+    previous: NotebookPanel | null
+  ): void {
+    if (previous) {
+      previous.content.model?.sharedModel.changed.disconnect(
         this._onNotebookChanged,
         this
       );
-      old.content.model?.contentChanged.disconnect(this._onContent, this);
-      old.disposed.disconnect(this._onPanelDisposed, this);
+      previous.content.model?.contentChanged.disconnect(this._onContent, this);
     }
     this._panel = panel;
     this._focused = null;
     this._limit = COMMENT_PAGE;
-    if (panel) {
-      panel.disposed.connect(this._onPanelDisposed, this);
-      // the model arrives with the context
-      void panel.context.ready.then(() => {
-        if (this._panel !== panel || this._isDisposed) {
-          return;
-        }
-        panel.content.model?.sharedModel.changed.connect(
-          this._onNotebookChanged,
-          this
-        );
-        // a cell's source or outputs (anchored text, output fingerprints)
-        panel.content.model?.contentChanged.connect(this._onContent, this);
-        this._repaint.schedule(0);
-      });
-    }
+    this._repaint.schedule(0);
+  }
+
+  /** The followed notebook's model is there. */
+  private _onReady(panel: NotebookPanel): void {
+    panel.content.model?.sharedModel.changed.connect(
+      this._onNotebookChanged,
+      this
+    );
+    // a cell's source or outputs (anchored text, output fingerprints)
+    panel.content.model?.contentChanged.connect(this._onContent, this);
     this._repaint.schedule(0);
   }
 
@@ -337,11 +329,7 @@ export class CommentsTabModel implements IDisposable {
     this.cancelDraft();
   }
 
-  private _onPanelDisposed(): void {
-    this._bind(this._tracker.currentWidget);
-  }
-
-  private readonly _tracker: INotebookTracker;
+  private readonly _follow: FollowCurrent;
   private readonly _review: IReviewStore;
   private readonly _author: () => IMessageAuthor;
   private _panel: NotebookPanel | null = null;

@@ -15,6 +15,7 @@ import { type ISignal, Signal } from '@lumino/signaling';
 import { SoonestTimer } from '../common/soonest-timer';
 import { agentEdits, type IAgentEdit } from '../revert/journal';
 import { previewOf } from './access-tab-model';
+import { FollowCurrent } from './follow-current';
 import {
   editStatuses,
   editsSince,
@@ -56,9 +57,16 @@ interface IYDocLike {
 
 export class AgentEditsModel implements IDisposable {
   constructor(options: AgentEditsModel.IOptions) {
-    this._tracker = options.tracker;
-    this._tracker.currentChanged.connect(this._onCurrent, this);
-    this._bind(this._tracker.currentWidget);
+    this._follow = new FollowCurrent({
+      tracker: options.tracker,
+      onChange: panel => this._bind(panel),
+      onReady: panel => this._onReady(panel)
+    });
+    if (!this._follow.panel) {
+      // no notebook: the tab says so
+      this._refresh();
+      this._emit();
+    }
   }
 
   /** Emitted (after the current task) when anything shown changed. */
@@ -109,8 +117,7 @@ export class AgentEditsModel implements IDisposable {
       return;
     }
     this._isDisposed = true;
-    this._tracker.currentChanged.disconnect(this._onCurrent, this);
-    this._bind(null);
+    this._follow.dispose();
     this._settle.dispose();
     this._emitSoon.dispose();
     Signal.clearData(this);
@@ -135,35 +142,24 @@ export class AgentEditsModel implements IDisposable {
     return this._panel?.content.model?.sharedModel ?? null;
   }
 
-  private _onCurrent(): void {
-    this._bind(this._tracker.currentWidget);
-  }
-
+  /** Follows another notebook (or none). */
   private _bind(panel: NotebookPanel | null): void {
-    if (panel === this._panel && panel !== null) {
-      return;
-    }
     this._doc?.off('update', this._onUpdate);
     this._doc = null;
-    this._panel?.disposed.disconnect(this._onCurrent, this);
     this._panel = panel;
     this._report = null;
-    if (panel) {
-      panel.disposed.connect(this._onCurrent, this);
-      void panel.context.ready.then(() => {
-        if (this._panel !== panel || this._isDisposed) {
-          return;
-        }
-        const doc = (
-          panel.content.model?.sharedModel as unknown as { ydoc?: IYDocLike }
-        )?.ydoc;
-        if (doc) {
-          this._doc = doc;
-          doc.on('update', this._onUpdate);
-        }
-        this._refresh();
-        this._emit();
-      });
+    this._refresh();
+    this._emit();
+  }
+
+  /** The followed notebook's model is there: listen to its document. */
+  private _onReady(panel: NotebookPanel): void {
+    const doc = (
+      panel.content.model?.sharedModel as unknown as { ydoc?: IYDocLike }
+    )?.ydoc;
+    if (doc) {
+      this._doc = doc;
+      doc.on('update', this._onUpdate);
     }
     this._refresh();
     this._emit();
@@ -222,7 +218,7 @@ export class AgentEditsModel implements IDisposable {
     this._emitSoon.schedule(0);
   }
 
-  private readonly _tracker: INotebookTracker;
+  private readonly _follow: FollowCurrent;
   private _panel: NotebookPanel | null = null;
   private _doc: IYDocLike | null = null;
   private _rows: IEditRow[] = [];

@@ -19,6 +19,7 @@ import { SoonestTimer } from '../common/soonest-timer';
 import { type IProposal, type ProposalOutcome } from '../propose/store';
 import { type IProposals } from '../tokens';
 import { previewOf, SOURCE_SETTLE_MS } from './access-tab-model';
+import { FollowCurrent } from './follow-current';
 
 /** A cell as a row names it: its place in the notebook and first line. */
 export interface IProposalCell {
@@ -83,12 +84,14 @@ export function pendingOf(
 
 export class ProposalsModel implements IDisposable {
   constructor(options: ProposalsModel.IOptions) {
-    this._tracker = options.tracker;
     this._proposals = options.proposals;
-    this._tracker.currentChanged.connect(this._onCurrent, this);
     this._proposals.changed.connect(this._onProposal, this);
     this._proposals.allowancesChanged.connect(this._onAllowances, this);
-    this._bind(this._tracker.currentWidget);
+    this._follow = new FollowCurrent({
+      tracker: options.tracker,
+      onChange: (panel, previous) => this._bind(panel, previous),
+      onReady: panel => this._onReady(panel)
+    });
   }
 
   /** Emitted (after the current task) when anything shown changed. */
@@ -210,8 +213,7 @@ export class ProposalsModel implements IDisposable {
       return;
     }
     this._isDisposed = true;
-    this._bind(null);
-    this._tracker.currentChanged.disconnect(this._onCurrent, this);
+    this._follow.dispose();
     this._proposals.changed.disconnect(this._onProposal, this);
     this._proposals.allowancesChanged.disconnect(this._onAllowances, this);
     this._repaint.dispose();
@@ -237,10 +239,6 @@ export class ProposalsModel implements IDisposable {
     return report;
   }
 
-  private _onCurrent(): void {
-    this._bind(this._tracker.currentWidget);
-  }
-
   private _onProposal(_: IProposals, proposal: IProposal): void {
     const panel = this._panel;
     if (
@@ -259,30 +257,23 @@ export class ProposalsModel implements IDisposable {
   }
 
   /** Follows another notebook (or none). */
-  private _bind(panel: NotebookPanel | null): void {
-    if (panel === this._panel) {
-      return;
-    }
-    const old = this._panel;
-    if (old) {
-      old.content.model?.cells.changed.disconnect(this._onCells, this);
-      old.content.model?.contentChanged.disconnect(this._onSource, this);
-      old.disposed.disconnect(this._onPanelDisposed, this);
+  private _bind(
+    panel: NotebookPanel | null,
+    previous: NotebookPanel | null
+  ): void {
+    if (previous) {
+      previous.content.model?.cells.changed.disconnect(this._onCells, this);
+      previous.content.model?.contentChanged.disconnect(this._onSource, this);
     }
     this._panel = panel;
     this._report = null;
-    if (panel) {
-      panel.disposed.connect(this._onPanelDisposed, this);
-      // the model arrives with the context
-      void panel.context.ready.then(() => {
-        if (this._panel !== panel || this._isDisposed) {
-          return;
-        }
-        panel.content.model?.cells.changed.connect(this._onCells, this);
-        panel.content.model?.contentChanged.connect(this._onSource, this);
-        this._repaint.schedule(0);
-      });
-    }
+    this._repaint.schedule(0);
+  }
+
+  /** The followed notebook's model is there. */
+  private _onReady(panel: NotebookPanel): void {
+    panel.content.model?.cells.changed.connect(this._onCells, this);
+    panel.content.model?.contentChanged.connect(this._onSource, this);
     this._repaint.schedule(0);
   }
 
@@ -295,11 +286,7 @@ export class ProposalsModel implements IDisposable {
     this._repaint.schedule(SOURCE_SETTLE_MS);
   }
 
-  private _onPanelDisposed(): void {
-    this._bind(this._tracker.currentWidget);
-  }
-
-  private readonly _tracker: INotebookTracker;
+  private readonly _follow: FollowCurrent;
   private readonly _proposals: IProposals;
   private _panel: NotebookPanel | null = null;
   private _report: IAcceptReport | null = null;

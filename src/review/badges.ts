@@ -20,7 +20,7 @@ import {
 } from '@jupyterlab/translation';
 import { LabIcon } from '@jupyterlab/ui-components';
 
-import { childWithClass, inputWrapper } from '../common/cell-dom';
+import { InputDecorations } from '../common/cell-dom';
 import { REVIEW_METADATA_KEY, storedThreads } from './storage';
 
 /** The class of a cell's review badge. */
@@ -119,19 +119,11 @@ export class ReviewBadges {
     const cellId = widget.model.id;
     const count = this._counts.get(cellId) ?? 0;
     widget.node.classList.toggle(REVIEWED_CELL_CLASS, count > 0);
-    const host = inputWrapper(widget);
-    let badge = host ? childWithClass(host, BADGE_CLASS) : null;
-    if (count === 0) {
-      badge?.remove();
+    const place = this._decorations.place(widget, count > 0);
+    if (!place) {
       return;
     }
-    if (!host) {
-      if (widget.isPlaceholder() && !this._pending.has(widget)) {
-        this._pending.add(widget);
-        void widget.ready.then(() => this._render(widget));
-      }
-      return;
-    }
+    let badge = place.node;
     if (badge?.dataset.count === String(count)) {
       return;
     }
@@ -146,7 +138,7 @@ export class ReviewBadges {
       });
       // a click must not start a drag or select the cell first
       badge.addEventListener('mousedown', event => event.stopPropagation());
-      host.appendChild(badge);
+      place.host.appendChild(badge);
     }
     badge.dataset.count = String(count);
     const label = this._trans._n(
@@ -171,7 +163,10 @@ export class ReviewBadges {
   private readonly _onActivate: (cellId: string) => void;
   private _model: ISharedNotebook | null = null;
   private _counts = new Map<string, number>();
-  private _pending = new WeakSet<Cell>();
+  /** The badges in the input wrappers (placeholders when rendered). */
+  private readonly _decorations = new InputDecorations(BADGE_CLASS, widget =>
+    this._render(widget)
+  );
   private _isDisposed = false;
 }
 
