@@ -8,10 +8,11 @@ import {
   IFileBrowserFactory,
   type FileBrowser
 } from '@jupyterlab/filebrowser';
-import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
+import { INotebookTracker } from '@jupyterlab/notebook';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
-import { DisposableDelegate, DisposableSet } from '@lumino/disposable';
+import { DisposableSet } from '@lumino/disposable';
 
+import { eachNotebook } from '../common/each-notebook';
 import { IAgentAccess } from '../tokens';
 import {
   CELL_ACCESS_SHORTCUT,
@@ -135,29 +136,20 @@ export const accessPlugin: JupyterFrontEndPlugin<IAgentAccess> = {
       }
     }
 
-    const markers = new Set<AccessMarkers>();
-    const mark = (panel: NotebookPanel) => {
-      const handler = new AccessMarkers({
-        panel,
-        translator,
-        onActivateNotebook: () => {
-          void app.commands.execute(CommandIDs.cycleNotebookAccess, {
-            path: panel.context.localPath
-          });
-        }
-      });
-      markers.add(handler);
-      panel.disposed.connect(() => markers.delete(handler));
-    };
-    const onAdded = (_: INotebookTracker, panel: NotebookPanel) => mark(panel);
-    tracker.forEach(mark);
-    tracker.widgetAdded.connect(onAdded);
     set.add(
-      new DisposableDelegate(() => {
-        tracker.widgetAdded.disconnect(onAdded);
-        markers.forEach(handler => handler.dispose());
-        markers.clear();
-      })
+      eachNotebook(
+        tracker,
+        panel =>
+          new AccessMarkers({
+            panel,
+            translator,
+            onActivateNotebook: () => {
+              void app.commands.execute(CommandIDs.cycleNotebookAccess, {
+                path: panel.context.localPath
+              });
+            }
+          })
+      )
     );
     return access;
   },

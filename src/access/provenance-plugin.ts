@@ -2,8 +2,11 @@ import {
   type JupyterFrontEnd,
   type JupyterFrontEndPlugin
 } from '@jupyterlab/application';
-import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
+import type { DocumentRegistry } from '@jupyterlab/docregistry';
+import { INotebookTracker } from '@jupyterlab/notebook';
+import { DisposableDelegate } from '@lumino/disposable';
 
+import { eachNotebook } from '../common/each-notebook';
 import { ProvenanceRecorder } from './provenance';
 
 /**
@@ -16,24 +19,30 @@ export const provenancePlugin: JupyterFrontEndPlugin<void> = {
   autoStart: true,
   requires: [INotebookTracker],
   activate: (app: JupyterFrontEnd, tracker: INotebookTracker): void => {
-    const watch = (panel: NotebookPanel) => {
+    eachNotebook(tracker, panel => {
+      let recorder: ProvenanceRecorder | null = null;
+      let stopped = false;
+      // Pending history goes into the file being saved, so a save is not
+      // followed by a history write that makes the notebook dirty again.
+      const onSave = (_: unknown, state: DocumentRegistry.SaveState) => {
+        if (state === 'started') {
+          recorder?.flush();
+        }
+      };
       void panel.context.ready.then(() => {
         const model = panel.content.model;
-        if (!model || panel.isDisposed) {
+        if (stopped || !model || panel.isDisposed) {
           return;
         }
-        const recorder = new ProvenanceRecorder({ model: model.sharedModel });
-        // Pending history goes into the file being saved, so a save is not
-        // followed by a history write that makes the notebook dirty again.
-        panel.context.saveState.connect((_, state) => {
-          if (state === 'started') {
-            recorder.flush();
-          }
-        });
-        panel.disposed.connect(() => recorder.dispose());
+        recorder = new ProvenanceRecorder({ model: model.sharedModel });
+        panel.context.saveState.connect(onSave);
       });
-    };
-    tracker.forEach(watch);
-    tracker.widgetAdded.connect((_, panel) => watch(panel));
+      return new DisposableDelegate(() => {
+        stopped = true;
+        panel.context.saveState.disconnect(onSave);
+        recorder?.dispose();
+        recorder = null;
+      });
+    });
   }
 };

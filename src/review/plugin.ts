@@ -2,10 +2,11 @@ import {
   type JupyterFrontEnd,
   type JupyterFrontEndPlugin
 } from '@jupyterlab/application';
-import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
+import { INotebookTracker } from '@jupyterlab/notebook';
 import { ITranslator } from '@jupyterlab/translation';
-import { DisposableDelegate, DisposableSet } from '@lumino/disposable';
+import { DisposableSet } from '@lumino/disposable';
 
+import { eachNotebook } from '../common/each-notebook';
 import { IReviewStore, IWebMcpRegistry } from '../tokens';
 import { IToolServices } from '../webmcp/services';
 import { commentTools } from '../webmcp/tools';
@@ -70,29 +71,20 @@ export const reviewBadgesPlugin: JupyterFrontEndPlugin<void> = {
   ): void => {
     const set = new DisposableSet();
     wiring = set;
-    const badges = new Set<ReviewBadges>();
-    const badge = (panel: NotebookPanel) => {
-      const handler = new ReviewBadges({
-        panel,
-        translator,
-        onActivate: cellId => {
-          if (app.commands.hasCommand(CommandIDs.showComments)) {
-            void app.commands.execute(CommandIDs.showComments, { cellId });
-          }
-        }
-      });
-      badges.add(handler);
-      panel.disposed.connect(() => badges.delete(handler));
-    };
-    const onAdded = (_: INotebookTracker, panel: NotebookPanel) => badge(panel);
-    tracker.forEach(badge);
-    tracker.widgetAdded.connect(onAdded);
     set.add(
-      new DisposableDelegate(() => {
-        tracker.widgetAdded.disconnect(onAdded);
-        badges.forEach(handler => handler.dispose());
-        badges.clear();
-      })
+      eachNotebook(
+        tracker,
+        panel =>
+          new ReviewBadges({
+            panel,
+            translator,
+            onActivate: cellId => {
+              if (app.commands.hasCommand(CommandIDs.showComments)) {
+                void app.commands.execute(CommandIDs.showComments, { cellId });
+              }
+            }
+          })
+      )
     );
   },
   deactivate: (): void => {
