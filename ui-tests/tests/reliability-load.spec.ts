@@ -333,6 +333,18 @@ test('mixed calls all in flight at once: every answer an envelope and true, heap
           // a session disposed while it starts rejects in JupyterLab,
           // unhandled, and so does a kernel shut down in JupyterLite
           await other.sessionContext.ready;
+          // and once its cells are all rendered: JupyterLab 4.6.6 renders a
+          // notebook's cells at idle time, awaiting each one, and does not
+          // look again whether the notebook is still open, so one closed
+          // meanwhile throws at its next cell ("Cannot read properties of
+          // null (reading 'insertWidget')", unhandled). Seen once in lite
+          // under load; a person closing a long notebook just opened meets
+          // it too, and it is not what this test measures.
+          await window.uiTests.cellsRendered(
+            closedPath,
+            other.content.widgets.length - 1,
+            120_000
+          );
           other.model!.dirty = false;
           other.close();
         }
