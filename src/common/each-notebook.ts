@@ -6,12 +6,13 @@
  * Why the tracker and not a JupyterLab notebook extension
  * (`docRegistry.addWidgetExtension`), the usual way: adding one emits the
  * document registry's `changed`, and JupyterLab's document manager answers
- * every `changed` by loading its settings again. In Notebook 7.6 that load
- * fails on the file browser page (`/tree`: "Cannot read properties of
- * undefined (reading 'schema')", logged as an error) when the extension is
- * added after the document manager's settings plugin started, as ours would
- * be (they need the tracker): tried, and every Notebook 7 browser test
- * failed on it. The tracker gets a panel in the same turn a notebook
+ * every `changed` by loading its settings again. In Notebook 7.6, on the
+ * file browser page (`/tree`), that reload leaves its `defaultViewers`
+ * setting undefined and its settings handler logs "Cannot convert undefined
+ * or null to object", when the extension is added after the document
+ * manager's settings plugin started, as ours would be (they need the
+ * tracker): tried, and all 12 Notebook 7 browser tests of that run failed
+ * on it. The tracker gets a panel in the same turn a notebook
  * extension would (the widget factory's `widgetCreated`), before its file
  * loads.
  */
