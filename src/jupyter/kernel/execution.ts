@@ -309,6 +309,19 @@ interface ITargetOutcome {
   stoppedByAbort?: boolean;
 }
 
+/** A target skipped without swaying the call's status. */
+function notCounted(...args: Parameters<typeof skipped>): ITargetOutcome {
+  return { counts: false, result: skipped(...args) };
+}
+
+/**
+ * A target whose cell is gone (deleted, or hidden, which reads the same),
+ * before it ran or while it did.
+ */
+function cellGone(target: ITarget): ITargetOutcome {
+  return notCounted(target, -1, 'no-op', 'Not run: the cell no longer exists.');
+}
+
 /**
  * Re-resolve a target right before it runs (the human may have deleted,
  * hidden or locked it, or the notebook, meanwhile), then run it.
@@ -335,26 +348,15 @@ async function runTarget(
     !widget ||
     widget.model.id !== target.cellId
   ) {
-    return {
-      counts: false,
-      result: skipped(
-        target,
-        -1,
-        'no-op',
-        'Not run: the cell no longer exists.'
-      )
-    };
+    return cellGone(target);
   }
   if (!mayWrite(access) || !mayWrite(cellAccess(cell))) {
-    return {
-      counts: false,
-      result: skipped(
-        target,
-        index,
-        'no-op',
-        'Not run: the notebook owner made it read-only for agents.'
-      )
-    };
+    return notCounted(
+      target,
+      index,
+      'no-op',
+      'Not run: the notebook owner made it read-only for agents.'
+    );
   }
   if (context.stop === 'abort') {
     return {
@@ -364,54 +366,39 @@ async function runTarget(
     };
   }
   if (context.stop === 'stopOnError') {
-    return {
-      counts: false,
-      result: skipped(
-        target,
-        index,
-        'abort',
-        'Not run: an earlier cell failed and stopOnError is true.'
-      )
-    };
+    return notCounted(
+      target,
+      index,
+      'abort',
+      'Not run: an earlier cell failed and stopOnError is true.'
+    );
   }
   if (cell.cell_type === 'markdown') {
     (widget as MarkdownCell).rendered = true;
-    return {
-      counts: false,
-      result: skipped(target, index, 'no-op', 'Markdown cell rendered.')
-    };
+    return notCounted(target, index, 'no-op', 'Markdown cell rendered.');
   }
   if (cell.cell_type !== 'code') {
-    return {
-      counts: false,
-      result: skipped(
-        target,
-        index,
-        'no-op',
-        `Not run: a ${cell.cell_type} cell is not executed.`
-      )
-    };
+    return notCounted(
+      target,
+      index,
+      'no-op',
+      `Not run: a ${cell.cell_type} cell is not executed.`
+    );
   }
   if (cell.getSource().trim() === '') {
-    return {
-      counts: false,
-      result: skipped(target, index, 'no-op', 'Not run: the cell is empty.')
-    };
+    return notCounted(target, index, 'no-op', 'Not run: the cell is empty.');
   }
   if (
     context.approved &&
     context.approved.get(target.cellId) !== sourceHash('code', cell.getSource())
   ) {
     // what runs is what the human approved: changed code needs a new review
-    return {
-      counts: false,
-      result: skipped(
-        target,
-        index,
-        'no-op',
-        'Not run: its code changed after the notebook owner approved the run. Call jupyter_run_cells again to have the new code reviewed.'
-      )
-    };
+    return notCounted(
+      target,
+      index,
+      'no-op',
+      'Not run: its code changed after the notebook owner approved the run. Call jupyter_run_cells again to have the new code reviewed.'
+    );
   }
   const { result, stoppedByAbort } = await executeCode(
     notebook.panel,
@@ -423,15 +410,7 @@ async function runTarget(
   // A cell hidden while it ran reads like a deleted one, whatever happened.
   const after = cellIndexOf(model, target.cellId);
   if (after < 0 || isHidden(cellAccess(model.cells[after]))) {
-    return {
-      counts: false,
-      result: skipped(
-        target,
-        -1,
-        'no-op',
-        'Not run: the cell no longer exists.'
-      )
-    };
+    return cellGone(target);
   }
   result.index = after;
   if (result.status === 'ok' || result.status === 'error') {
