@@ -49,10 +49,26 @@ export interface IRevertReport {
   outcome: IRevertOutcome;
 }
 
-/** The part of a Yjs document the model listens to. */
+/** What the model reads of a Yjs transaction: the types it changed. */
+interface IYTransactionLike {
+  changed: { size: number };
+}
+
+/**
+ * The part of a Yjs document the model listens to. Not its `update` event:
+ * a listener of that makes Yjs encode every transaction of the notebook
+ * into an update message (`writeUpdateMessageFromTransaction`), which this
+ * model never reads; `afterTransaction` hands over the transaction itself.
+ */
 interface IYDocLike {
-  on(event: 'update', f: () => void): void;
-  off(event: 'update', f: () => void): void;
+  on(
+    event: 'afterTransaction',
+    f: (transaction: IYTransactionLike) => void
+  ): void;
+  off(
+    event: 'afterTransaction',
+    f: (transaction: IYTransactionLike) => void
+  ): void;
 }
 
 export class AgentEditsModel implements IDisposable {
@@ -144,7 +160,7 @@ export class AgentEditsModel implements IDisposable {
 
   /** Follows another notebook (or none). */
   private _bind(panel: NotebookPanel | null): void {
-    this._doc?.off('update', this._onUpdate);
+    this._doc?.off('afterTransaction', this._onTransaction);
     this._doc = null;
     this._panel = panel;
     this._report = null;
@@ -159,14 +175,17 @@ export class AgentEditsModel implements IDisposable {
     )?.ydoc;
     if (doc) {
       this._doc = doc;
-      doc.on('update', this._onUpdate);
+      doc.on('afterTransaction', this._onTransaction);
     }
     this._refresh();
     this._emit();
   }
 
-  private readonly _onUpdate = (): void => {
-    this._settle.schedule(EDITS_SETTLE_MS);
+  private readonly _onTransaction = (transaction: IYTransactionLike): void => {
+    // a transaction that changed nothing (an empty transact) is no change
+    if (transaction.changed.size > 0) {
+      this._settle.schedule(EDITS_SETTLE_MS);
+    }
   };
 
   /** Re-read the entries; whether anything shown changed. */

@@ -394,6 +394,10 @@ function defend(model: ISharedNotebook, entry: IAgentEdit): void {
         written.delete(model);
         return;
       }
+      if (storing === model) {
+        // this page's own write: it holds every entry of its own that fits
+        return;
+      }
       restoreMissing(
         model,
         [...own.values()].map(kept => kept.edit)
