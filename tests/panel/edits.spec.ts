@@ -1,3 +1,4 @@
+import { YNotebook } from '@jupyter/ydoc';
 import type * as nbformat from '@jupyterlab/nbformat';
 import type {
   NotebookPanel,
@@ -6,6 +7,7 @@ import type {
 import type { NBTestUtils as NBTestUtilsType } from '@jupyterlab/notebook/lib/testutils';
 import { nullTranslator } from '@jupyterlab/translation';
 import { Widget } from '@lumino/widgets';
+import * as Y from 'yjs';
 
 import { sourceHash } from '../../src/common/hash';
 import type * as EditsModelModule from '../../src/panel/edits-model';
@@ -125,6 +127,28 @@ describe('AgentEditsModel', () => {
     expect(model.rows[0].preview).toBe('# mine');
     expect(model.rows[0].groupRevertable).toBe(false);
     expect(model.rows[1].groupRevertable).toBe(true);
+  });
+
+  it('follows a change that comes from a collaborator', async () => {
+    agentUpdate(0, 'x = 10');
+    await nextChange();
+    expect(model.rows[0].status.state).toBe('revertable');
+    // a second browser, synced with this one, types in cell a
+    const ydoc = (shared() as unknown as { ydoc: Y.Doc }).ydoc;
+    const other = new YNotebook({ disableDocumentWideUndoRedo: true });
+    Y.applyUpdate(other.ydoc, Y.encodeStateAsUpdate(ydoc));
+    other.cells[0].updateSource(0, 0, '# theirs\n');
+    Y.applyUpdate(
+      ydoc,
+      Y.encodeStateAsUpdate(other.ydoc, Y.encodeStateVector(ydoc))
+    );
+    await nextChange();
+    expect(model.rows[0].status).toEqual({
+      state: 'blocked',
+      reason: 'changed'
+    });
+    expect(model.rows[0].preview).toBe('# theirs');
+    other.dispose();
   });
 
   it('reverts one edit or all since one, and reports what it did', async () => {
