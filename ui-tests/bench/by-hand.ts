@@ -27,6 +27,7 @@ import {
   REPS,
   WARMUPS,
   type IBenchModelContext,
+  type IBenchWindow,
   type IMeasured,
   type IRegisteredTool,
   type IRepetitions
@@ -182,17 +183,9 @@ async function byHandLoop(
       if (!tool) {
         throw new Error(`${name} is not registered`);
       }
-      // two frames: the first draws what the last call changed, the second
-      // is one of a page at rest, so every call starts at the same point of
-      // Chromium's frame cycle (docs/benchmarks.md: "Each call from a page at rest")
-      const frame = () =>
-        new Promise<void>(resolve =>
-          requestAnimationFrame(() =>
-            requestAnimationFrame(() => setTimeout(resolve, 0))
-          )
-        );
+      const atRest = (window as unknown as IBenchWindow).benchAtRest!;
       const call = async (input: Record<string, unknown>) => {
-        await frame();
+        await atRest();
         const start = performance.now();
         const out = await context.executeTool(tool, {
           notebookPath: target,
@@ -303,20 +296,12 @@ export async function measureInsertDelete(
       };
       const insertTool = find('jupyter_insert_cell');
       const deleteTool = find('jupyter_delete_cell');
-      // two frames: the first draws what the last call changed, the second
-      // is one of a page at rest, so every call starts at the same point of
-      // Chromium's frame cycle (docs/benchmarks.md: "Each call from a page at rest")
-      const frame = () =>
-        new Promise<void>(resolve =>
-          requestAnimationFrame(() =>
-            requestAnimationFrame(() => setTimeout(resolve, 0))
-          )
-        );
+      const atRest = (window as unknown as IBenchWindow).benchAtRest!;
       const call = async (
         tool: IRegisteredTool,
         input: Record<string, unknown>
       ) => {
-        await frame();
+        await atRest();
         const start = performance.now();
         const out = await context.executeTool(tool, input);
         const elapsed = performance.now() - start;

@@ -55,9 +55,11 @@ export interface IBenchModelContext<I = unknown> {
     options: { signal: AbortSignal }
   ): Promise<void>;
 }
-interface IBenchWindow {
+export interface IBenchWindow {
   jupyterapp?: JupyterFrontEnd;
   benchNoop?: AbortController;
+  /** Resolves once the page is at rest (installed by appReady). */
+  benchAtRest?: () => Promise<void>;
 }
 
 /** The page's app, started and restored, with our tools registered. */
@@ -85,9 +87,22 @@ export async function appReady(page: Page): Promise<{ version: string }> {
     null,
     { timeout: 120_000, polling: 200 }
   );
-  return page.evaluate(() => ({
-    version: (window as unknown as IBenchWindow).jupyterapp?.version ?? '?'
-  }));
+  return page.evaluate(() => {
+    const win = window as unknown as IBenchWindow;
+    // Two frames, then a task: the first frame draws what the last call
+    // changed, the second is one of a page at rest, so each timed call
+    // starts at the same point of Chromium's frame cycle. After one frame
+    // only, a call on 1,000 cells had about 8 ms before the next frame was
+    // due and paid that frame or not by chance (docs/benchmarks.md, "Each
+    // call from a page at rest").
+    win.benchAtRest = () =>
+      new Promise<void>(resolve =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => setTimeout(resolve, 0))
+        )
+      );
+    return { version: win.jupyterapp?.version ?? '?' };
+  });
 }
 
 /** How JupyterLab lays out a notebook's cells (its windowingMode setting). */
@@ -349,10 +364,8 @@ export interface ICall {
  * Time `warmups + reps` rounds of `calls`, interleaved (one call of each per
  * round, so a burst of load on the shared machine hits every scenario
  * alike), each `executeTool` call timed on its own. Before each call the page
- * gets two frames, as it would between an agent's calls: one that draws the
- * last call's change and one of a page at rest, so that each call starts at
- * the same point of the frame cycle. Fails on an error
- * result.
+ * comes to rest (`benchAtRest`, see appReady), as it would between an
+ * agent's calls. Fails on an error result.
  */
 export async function measureCalls(
   page: Page,
@@ -372,20 +385,12 @@ export async function measureCalls(
         }
         return found;
       });
-      // two frames: the first draws what the last call changed, the second
-      // is one of a page at rest, so every call starts at the same point of
-      // Chromium's frame cycle (docs/benchmarks.md: "Each call from a page at rest")
-      const frame = () =>
-        new Promise<void>(resolve =>
-          requestAnimationFrame(() =>
-            requestAnimationFrame(() => setTimeout(resolve, 0))
-          )
-        );
+      const atRest = (window as unknown as IBenchWindow).benchAtRest!;
       const times: number[][] = list.map(() => []);
       const texts: string[] = list.map(() => '');
       for (let round = 0; round < warmups + reps; round++) {
         for (let k = 0; k < list.length; k++) {
-          await frame();
+          await atRest();
           const start = performance.now();
           const out = await context.executeTool(registered[k], list[k].input);
           const elapsed = performance.now() - start;
@@ -470,19 +475,11 @@ export async function measureUpdate(
         'result = compute(alpha=0.1)\nresult',
         'result = compute(alpha=0.2)\nresult'
       ];
-      // two frames: the first draws what the last call changed, the second
-      // is one of a page at rest, so every call starts at the same point of
-      // Chromium's frame cycle (docs/benchmarks.md: "Each call from a page at rest")
-      const frame = () =>
-        new Promise<void>(resolve =>
-          requestAnimationFrame(() =>
-            requestAnimationFrame(() => setTimeout(resolve, 0))
-          )
-        );
+      const atRest = (window as unknown as IBenchWindow).benchAtRest!;
       const times: number[] = [];
       let text = '';
       for (let i = 0; i < warmups + reps; i++) {
-        await frame();
+        await atRest();
         const start = performance.now();
         const out = await context.executeTool(update, {
           notebookPath: target,
@@ -542,18 +539,10 @@ export async function measureHumanEdit(
         'result = compute(alpha=0.5)\nresult',
         'result = compute(alpha=0.6)\nresult'
       ];
-      // two frames: the first draws what the last call changed, the second
-      // is one of a page at rest, so every call starts at the same point of
-      // Chromium's frame cycle (docs/benchmarks.md: "Each call from a page at rest")
-      const frame = () =>
-        new Promise<void>(resolve =>
-          requestAnimationFrame(() =>
-            requestAnimationFrame(() => setTimeout(resolve, 0))
-          )
-        );
+      const atRest = (window as unknown as IBenchWindow).benchAtRest!;
       const times: number[] = [];
       for (let i = 0; i < warmups + reps; i++) {
-        await frame();
+        await atRest();
         const start = performance.now();
         cell.setSource(sources[i % 2]);
         const elapsed = performance.now() - start;
