@@ -2,6 +2,7 @@ import { type JupyterFrontEndPlugin } from '@jupyterlab/application';
 
 import { accessPlugin } from './access/plugin';
 import { accessPanelPlugin } from './access/panel-plugin';
+import { assistantsPlugin } from './assistants/plugin';
 import { provenancePlugin } from './access/provenance-plugin';
 import { stableCellIdsPlugin } from './jupyter/cell-ids-plugin';
 import { activityPanelPlugin } from './panel/activity-plugin';
@@ -42,6 +43,8 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   reviewBadgesPlugin,
   proposePlugin,
   revertPlugin,
+  // the in-app assistant's tool registry, when one is installed
+  assistantsPlugin,
   // the Agent panel, then the sections the features add to it
   agentPanelPlugin,
   reviewPanelPlugin,

@@ -231,6 +231,55 @@ export interface IWebMcpRegistry {
   readonly toolNames: string[];
   /** Every tool this app offers, with its title and annotations. */
   readonly tools: readonly IToolSummary[];
+  /**
+   * The tools offered now to clients in the page other than WebMCP (an
+   * in-app assistant's tool registry): every tool the owner has not turned
+   * off, whether or not the browser has WebMCP.
+   */
+  readonly offeredTools: readonly IOfferedTool[];
+  /** Emitted when `offeredTools` changes: a tool added, removed, turned off or on. */
+  readonly offeredToolsChanged: ISignal<IWebMcpRegistry, void>;
+  /**
+   * Says that a client other than WebMCP offers the tools (named in the
+   * status item, for example "the in-app assistant (jupyter-ai-lite)");
+   * disposing the result takes it back.
+   */
+  addClient(label: string): IDisposable;
+  /** The clients other than WebMCP that offer the tools now. */
+  readonly clients: readonly string[];
+}
+
+/**
+ * A tool as offered to a client in the page other than WebMCP. A call goes
+ * through exactly what a WebMCP call goes through: input validation, the
+ * owner's access and Propose mode, the call stream (Activity, the status
+ * item) and the bounded result envelope.
+ */
+export interface IOfferedTool {
+  readonly name: string;
+  readonly title: string;
+  /** What the tool does, for the agent (the specification's words for ours). */
+  readonly description: string;
+  /** The JSON Schema of its arguments. */
+  readonly inputSchema: { readonly [key: string]: unknown };
+  readonly annotations: Readonly<IToolAnnotations>;
+  /**
+   * Runs one call; never throws. Aborting `signal` aborts the call as a
+   * WebMCP caller's abort does (the result is then `ABORTED`).
+   */
+  call(
+    input: unknown,
+    options?: { signal?: AbortSignal }
+  ): Promise<IToolEnvelope>;
+}
+
+/** The envelope a call returns: the result as JSON text, bounded to 50 KiB. */
+export interface IToolEnvelope {
+  content: [{ type: 'text'; text: string }];
+  /** The same value as the text, when it fits. */
+  structuredContent?: unknown;
+  /** Present when the call failed (the text is then a structured error). */
+  isError?: true;
 }
 
 /** The token of the WebMCP registration. */

@@ -4,7 +4,13 @@
  */
 import { type IDisposable } from '@lumino/disposable';
 
-import { type IWebMcpNotebooks } from '../src/tokens';
+import { Signal } from '@lumino/signaling';
+
+import {
+  type IOfferedTool,
+  type IWebMcpNotebooks,
+  type IWebMcpRegistry
+} from '../src/tokens';
 
 export function refuseAddTool(): IDisposable {
   throw new Error('this fake registry adds no tools');
@@ -14,3 +20,18 @@ export const NO_NOTEBOOKS: IWebMcpNotebooks = {
   resolve: () =>
     Promise.reject(new Error('this fake registry has no notebooks'))
 };
+
+/**
+ * The other clients' side of a fake registry: no tool offered, no client
+ * (the status item's tests set `clients` to name one).
+ */
+export class NoOfferedTools {
+  readonly offeredTools: readonly IOfferedTool[] = [];
+  readonly offeredToolsChanged = new Signal<IWebMcpRegistry, void>(
+    this as unknown as IWebMcpRegistry
+  );
+  clients: readonly string[] = [];
+  addClient(): IDisposable {
+    throw new Error('this fake registry takes no clients');
+  }
+}

@@ -17,6 +17,7 @@ import { Signal, type ISignal } from '@lumino/signaling';
 import { ownSignal } from '../common/abort-signal';
 import { normalizeError } from '../common/errors';
 import {
+  type IOfferedTool,
   type IRegistrationFailure,
   type IRegistrationStatus,
   type IToolCall,
@@ -128,6 +129,7 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
           definition.inputSchema
         );
     this._tools.splice(insertionIndex(this._tools, definition), 0, definition);
+    this._offerChanged();
     if (this._started) {
       void this._reconcile();
     }
@@ -139,6 +141,9 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
       this._tools.splice(index, 1);
       forget();
       this._unregisterOne(definition.name);
+      if (!this._disposed) {
+        this._offerChanged();
+      }
       if (this._started && !this._disposed) {
         void this._reconcile();
       }
@@ -201,8 +206,52 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
    */
   setDisabledTools(names: Iterable<string>): Promise<void> {
     // kept whole: a tool added later by another extension may be among them
+    const before = this.disabledTools.join('\n');
     this._disabled = new Set(names);
+    if (this.disabledTools.join('\n') !== before) {
+      this._offerChanged();
+    }
     return this._reconcile();
+  }
+
+  /**
+   * The tools offered to clients in the page other than WebMCP: every tool
+   * not turned off, each calling {@link execute} as a WebMCP call does.
+   */
+  get offeredTools(): readonly IOfferedTool[] {
+    if (this._disposed) {
+      return [];
+    }
+    if (this._offered === null) {
+      this._offered = this._tools
+        .filter(tool => !this._disabled.has(tool.name))
+        .map(tool => this._offer(tool));
+    }
+    return this._offered;
+  }
+
+  /** Emitted when {@link offeredTools} changes. */
+  get offeredToolsChanged(): ISignal<this, void> {
+    return this._offeredToolsChanged;
+  }
+
+  /** The clients other than WebMCP that offer the tools (the status item names them). */
+  get clients(): readonly string[] {
+    return [...this._clients];
+  }
+
+  /** Says a client other than WebMCP offers the tools; dispose to take it back. */
+  addClient(label: string): IDisposable {
+    const entry = String(label);
+    this._clients.push(entry);
+    this._setStatus({ ...this._status });
+    return new DisposableDelegate(() => {
+      const index = this._clients.indexOf(entry);
+      if (index >= 0 && !this._disposed) {
+        this._clients.splice(index, 1);
+        this._setStatus({ ...this._status });
+      }
+    });
   }
 
   get isDisposed(): boolean {
@@ -259,7 +308,32 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
       this._unregisterOne(name);
     }
     this._calls.clear();
+    // the other clients drop every tool
+    this._offerChanged();
     Signal.clearData(this);
+  }
+
+  /** One offered tool, kept while its definition is (its identity is stable). */
+  private _offer(tool: IToolDefinition): IOfferedTool {
+    let offered = this._offers.get(tool);
+    if (!offered) {
+      offered = Object.freeze({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        annotations: Object.freeze({ ...tool.annotations }),
+        call: (input: unknown, options?: { signal?: AbortSignal }) =>
+          this.execute(tool, input, options)
+      });
+      this._offers.set(tool, offered);
+    }
+    return offered;
+  }
+
+  private _offerChanged(): void {
+    this._offered = null;
+    this._offeredToolsChanged.emit();
   }
 
   private _attempt(index: number): void {
@@ -427,6 +501,10 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
   };
   private _statusChanged = new Signal<this, IRegistrationStatus>(this);
   private _callChanged = new Signal<this, IToolCall>(this);
+  private _offered: IOfferedTool[] | null = null;
+  private _offers = new WeakMap<IToolDefinition, IOfferedTool>();
+  private _offeredToolsChanged = new Signal<this, void>(this);
+  private _clients: string[] = [];
 }
 
 /** The namespace of {@link WebMcpRegistry}. */

@@ -16,7 +16,7 @@ import {
 } from '../../src/tokens';
 import { silenceKnownWarnings } from '../quiet';
 import type * as ActivityView from '../../src/panel/activity';
-import { NO_NOTEBOOKS, refuseAddTool } from '../registry-stubs';
+import { NO_NOTEBOOKS, NoOfferedTools, refuseAddTool } from '../registry-stubs';
 
 silenceKnownWarnings();
 
@@ -32,6 +32,11 @@ const activityView = jest.requireActual<typeof ActivityView>(
  */
 class FakeRegistry implements IWebMcpRegistry {
   addTool = refuseAddTool;
+  private readonly _others = new NoOfferedTools();
+  readonly offeredTools = this._others.offeredTools;
+  readonly offeredToolsChanged = this._others.offeredToolsChanged;
+  clients: readonly string[] = [];
+  addClient = this._others.addClient;
   readonly notebooks = NO_NOTEBOOKS;
   constructor(private readonly _historySize = 50) {}
 

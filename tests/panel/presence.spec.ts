@@ -21,7 +21,7 @@ import type {
   IWebMcpRegistry
 } from '../../src/tokens';
 import { silenceKnownWarnings } from '../quiet';
-import { NO_NOTEBOOKS, refuseAddTool } from '../registry-stubs';
+import { NO_NOTEBOOKS, NoOfferedTools, refuseAddTool } from '../registry-stubs';
 
 silenceKnownWarnings();
 
@@ -33,6 +33,11 @@ const PATH = 'work/presence.ipynb';
 
 class FakeRegistry implements IWebMcpRegistry {
   addTool = refuseAddTool;
+  private readonly _others = new NoOfferedTools();
+  readonly offeredTools = this._others.offeredTools;
+  readonly offeredToolsChanged = this._others.offeredToolsChanged;
+  clients: readonly string[] = [];
+  addClient = this._others.addClient;
   readonly notebooks = NO_NOTEBOOKS;
   status: IRegistrationStatus = {
     available: true,

@@ -14,11 +14,16 @@ import {
   type IToolSummary,
   type IWebMcpRegistry
 } from '../../src/tokens';
-import { NO_NOTEBOOKS, refuseAddTool } from '../registry-stubs';
+import { NO_NOTEBOOKS, NoOfferedTools, refuseAddTool } from '../registry-stubs';
 
 /** A registry whose state the test sets, emitting as the real one does. */
 class FakeRegistry implements IWebMcpRegistry {
   addTool = refuseAddTool;
+  private readonly _others = new NoOfferedTools();
+  readonly offeredTools = this._others.offeredTools;
+  readonly offeredToolsChanged = this._others.offeredToolsChanged;
+  clients: readonly string[] = [];
+  addClient = this._others.addClient;
   readonly notebooks = NO_NOTEBOOKS;
   status: IRegistrationStatus = {
     available: true,
