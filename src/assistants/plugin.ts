@@ -22,7 +22,7 @@ import { type IAssistantToolRegistry, ToolMirror } from './mirror';
 /** An assistant we know how to reach. */
 export interface IKnownAssistant {
   /** Its package, as the status item names it. */
-  label: string;
+  packageName: string;
   /** The plugin that provides its tool registry. */
   pluginId: string;
   /** Its token module, from the share scope. */
@@ -31,12 +31,12 @@ export interface IKnownAssistant {
 
 export const KNOWN_ASSISTANTS: readonly IKnownAssistant[] = [
   {
-    label: 'jupyter-ai-lite',
+    packageName: 'jupyter-ai-lite',
     pluginId: '@jupyter-ai/agent-lite:tool-registry',
     load: () => import('@jupyter-ai/agent-lite')
   },
   {
-    label: 'jupyterlite-ai',
+    packageName: 'jupyterlite-ai',
     pluginId: '@jupyternaut/persona:tool-registry',
     load: () => import('@jupyternaut/agent')
   }
@@ -69,12 +69,12 @@ export async function connectAssistant(
   const target = await app.resolveOptionalService(IToolRegistry);
   if (!isToolRegistry(target)) {
     throw new Error(
-      `${assistant.label} did not provide a tool registry with add, get and remove`
+      `${assistant.packageName} did not provide a tool registry with add, get and remove`
     );
   }
   const connection = new DisposableSet();
   connection.add(new ToolMirror(registry, target));
-  connection.add(registry.addClient(assistant.label));
+  connection.add(registry.addClient(assistant.packageName));
   return connection;
 }
 
@@ -97,7 +97,7 @@ export const assistantsPlugin: JupyterFrontEndPlugin<void> = {
         })
         .catch(reason => {
           console.warn(
-            `jupyterlite-webmcp: the notebook tools could not be offered to ${assistant.label}:`,
+            `jupyterlite-webmcp: the notebook tools could not be offered to ${assistant.packageName}:`,
             reason
           );
         });

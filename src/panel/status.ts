@@ -54,6 +54,10 @@ function registryText(
   const trans = translator.load('jupyterlite-webmcp');
   const { available, pending, registered, failed, disabled } = registry.status;
   const active = registry.activeCalls;
+  const clients = registry.clients;
+  if (!available && clients.length > 0) {
+    return assistantOnlyText(registry, trans);
+  }
   if (!available) {
     return pending
       ? {
@@ -91,6 +95,11 @@ function registryText(
       lines.push(trans.__('%1: %2', call.tool, progress.message));
     }
   }
+  if (clients.length > 0) {
+    lines.push(
+      trans.__('Also offered to the in-app assistant: %1.', clients.join(', '))
+    );
+  }
   if (disabled.length > 0) {
     lines.push(
       trans._n(
@@ -108,6 +117,55 @@ function registryText(
   }
   if (pending) {
     lines.push(trans.__('Registration in progress.'));
+  }
+  return { text, title: lines.join('\n') };
+}
+
+/**
+ * The text and tooltip when the browser has no WebMCP but an in-app
+ * assistant offers the tools (its calls still show as they run).
+ */
+function assistantOnlyText(
+  registry: IWebMcpRegistry,
+  trans: TranslationBundle
+): { text: string; title: string } {
+  const { disabled } = registry.status;
+  const offered = registry.toolNames.length - disabled.length;
+  let text = trans.__('Agent tools: %1', offered);
+  const lines = [
+    trans._n(
+      'This browser has no WebMCP (document.modelContext); %1 notebook tool is offered to the in-app assistant: %2.',
+      'This browser has no WebMCP (document.modelContext); %1 notebook tools are offered to the in-app assistant: %2.',
+      offered,
+      registry.clients.join(', ')
+    )
+  ];
+  const active = registry.activeCalls;
+  if (active.length > 0) {
+    const call = active[active.length - 1];
+    const progress = call.progress;
+    text =
+      progress && typeof progress.total === 'number' && progress.total > 0
+        ? trans.__(
+            'Agent tools: %1 %2/%3',
+            call.tool,
+            progress.done,
+            progress.total
+          )
+        : trans.__('Agent tools: running %1', call.tool);
+    if (progress) {
+      lines.push(trans.__('%1: %2', call.tool, progress.message));
+    }
+  }
+  if (disabled.length > 0) {
+    lines.push(
+      trans._n(
+        '%1 tool turned off in the settings: %2',
+        '%1 tools turned off in the settings: %2',
+        disabled.length,
+        disabled.join(', ')
+      )
+    );
   }
   return { text, title: lines.join('\n') };
 }
@@ -164,13 +222,27 @@ export class ToolList extends Widget {
     const { available, registered, disabled, failed } = registry.status;
     const note = document.createElement('p');
     note.className = 'jp-WebMcpToolList-note';
+    const clients = registry.clients;
     note.textContent = available
       ? trans.__(
           'Offered to agents on document.modelContext. WebMCP cannot tell whether an agent is connected; the Activity tab shows what agents call.'
         )
-      : trans.__(
-          'This browser has no WebMCP: no tool is offered. In Chromium, start it with --enable-features=WebMCP.'
+      : clients.length > 0
+        ? trans.__(
+            'This browser has no WebMCP; the tools are offered to the in-app assistant (%1). The Activity tab shows what it calls.',
+            clients.join(', ')
+          )
+        : trans.__(
+            'This browser has no WebMCP: no tool is offered. In Chromium, start it with --enable-features=WebMCP.'
+          );
+    if (available && clients.length > 0) {
+      note.textContent +=
+        ' ' +
+        trans.__(
+          'They are also offered to the in-app assistant (%1).',
+          clients.join(', ')
         );
+    }
     const list = document.createElement('ul');
     list.className = 'jp-WebMcpToolList-list';
     const failures = new Map(failed.map(item => [item.name, item.reason]));
@@ -180,7 +252,7 @@ export class ToolList extends Widget {
         ? trans.__('turned off in the settings')
         : failures.has(tool.name)
           ? trans.__('not registered: %1', failures.get(tool.name)!)
-          : registered.includes(tool.name)
+          : registered.includes(tool.name) || (!available && clients.length > 0)
             ? ''
             : trans.__('not registered');
       item.dataset.state = state ? 'off' : 'on';

@@ -174,6 +174,52 @@ describe('WebMcpStatus', () => {
     expect(jest.getTimerCount()).toBe(0);
   });
 
+  it('names the in-app assistant when a browser without WebMCP offers the tools to it', () => {
+    registry.status = {
+      available: false,
+      pending: false,
+      registered: [],
+      failed: [],
+      disabled: ['jupyter_get_cells']
+    };
+    expect(statusText(registry).text).toBe('WebMCP: unavailable');
+    registry.clients = ['jupyter-ai-lite'];
+    registry.statusChanged.emit(registry.status);
+    jest.advanceTimersByTime(0);
+    expect(item.node.textContent).toBe('Agent tools: 1');
+    expect(item.node.title).toContain(
+      '1 notebook tool is offered to the in-app assistant: jupyter-ai-lite.'
+    );
+    expect(item.node.title).toContain(
+      '1 tool turned off in the settings: jupyter_get_cells'
+    );
+    const call = registry.start('jupyter_get_context');
+    jest.advanceTimersByTime(RUNNING_DELAY_MS);
+    expect(item.node.textContent).toBe(
+      'Agent tools: running jupyter_get_context'
+    );
+    registry.end(call);
+    item.node.querySelector('button')!.click();
+    const list = document.querySelector('.jp-WebMcpToolList')!;
+    expect(list.textContent).toContain(
+      'the tools are offered to the in-app assistant (jupyter-ai-lite)'
+    );
+    expect(
+      [...list.querySelectorAll('li')].map(li => li.dataset.state)
+    ).toEqual(['on', 'off']);
+    item.node.querySelector('button')!.click();
+  });
+
+  it('adds the assistant to the tooltip beside WebMCP', () => {
+    registry.clients = ['jupyterlite-ai'];
+    expect(statusText(registry)).toEqual({
+      text: 'WebMCP: 2 tools',
+      title: expect.stringContaining(
+        'Also offered to the in-app assistant: jupyterlite-ai.'
+      )
+    });
+  });
+
   it('lists the tools with their annotations when pressed, and closes again', () => {
     registry.status = {
       ...registry.status,
