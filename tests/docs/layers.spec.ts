@@ -153,7 +153,10 @@ const ALLOWED: Record<string, string[]> = {
     'propose/',
     'revert/'
   ],
+  // a client of the registry: the in-app assistants' tool registries
+  'assistants/': ['common/', 'limits.ts', 'tokens.ts'],
   'index.ts': [
+    'assistants/',
     'common/',
     'limits.ts',
     'tokens.ts',
