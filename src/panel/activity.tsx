@@ -10,11 +10,13 @@ import {
 } from '@jupyterlab/translation';
 import * as React from 'react';
 
+import { revealText } from '../common/invisible';
 import { type IToolCall } from '../tokens';
 import { type ActivityModel, callDuration, callState } from './activity-model';
 import { type AgentEditsModel } from './edits-model';
 import { EditsSection, editText, statusText } from './edits';
 import { callKey } from '../revert/journal';
+import { Revealed } from './revealed';
 import { TabBody } from './view';
 
 /** How many cell links a row shows before "and N more". */
@@ -179,8 +181,11 @@ export class ActivityPanel extends TabBody<ActivityModel> {
             </span>
           )}
           {path && (
-            <span className="jp-AgentPanel-activityNotebook" title={path}>
-              {baseName(path)}
+            <span
+              className="jp-AgentPanel-activityNotebook"
+              title={revealText(path)}
+            >
+              <Revealed text={baseName(path)} />
             </span>
           )}
         </div>

@@ -15,6 +15,7 @@ import {
 } from '@jupyterlab/translation';
 import * as React from 'react';
 
+import { countInvisibles } from '../common/invisible';
 import { anchorStatus } from '../review/anchors';
 import {
   anchorPlace,
@@ -36,6 +37,7 @@ import {
   type ICommentRow
 } from './comments-model';
 import { holdFocus } from './hold-focus';
+import { InvisibleWarning, Revealed } from './revealed';
 import { TabBody } from './view';
 
 /** How much of a commented text a thread's quote shows. */
@@ -67,7 +69,9 @@ function Message(props: {
   return (
     <li className={`jp-AgentComments-message jp-mod-${kind}`}>
       <div className="jp-AgentComments-messageHead">
-        <span className="jp-AgentComments-author">{message.author.name}</span>
+        <span className="jp-AgentComments-author">
+          <Revealed text={message.author.name} />
+        </span>
         <span className="jp-AgentComments-authorKind">
           {authorKindLabel(kind, trans)}
         </span>
@@ -79,7 +83,9 @@ function Message(props: {
           {localTime(message.createdAt)}
         </time>
       </div>
-      <div className="jp-AgentComments-body">{message.body}</div>
+      <div className="jp-AgentComments-body">
+        <Revealed text={message.body} />
+      </div>
     </li>
   );
 }
@@ -255,9 +261,13 @@ function Quote(props: { text: string }): React.ReactElement {
   return (
     <blockquote className="jp-AgentComments-quote">
       <code>
-        {text.length > QUOTE_CHARS
-          ? `${text.slice(0, QUOTE_CHARS - 1)}…`
-          : text}
+        <Revealed
+          text={
+            text.length > QUOTE_CHARS
+              ? `${text.slice(0, QUOTE_CHARS - 1)}…`
+              : text
+          }
+        />
       </code>
     </blockquote>
   );
@@ -353,6 +363,14 @@ function Thread(props: {
       ? (status.text ?? thread.anchor.selectedText ?? '')
       : '';
   const resolved = thread.status === 'resolved';
+  // the whole quote counts, also the part the shortened quote leaves out
+  const invisibles = thread.messages.reduce(
+    (sum, message) =>
+      sum +
+      countInvisibles(message.body) +
+      countInvisibles(message.author.name),
+    countInvisibles(quote)
+  );
   return (
     <li className="jp-AgentComments-item">
       <article
@@ -376,6 +394,7 @@ function Thread(props: {
             </span>
           )}
         </h3>
+        <InvisibleWarning count={invisibles} trans={trans} />
         <p className="jp-AgentComments-stateSentence">
           {anchorStateSentence(thread.anchor, status, trans)}
           {row.hiddenFromAgent &&

@@ -7,6 +7,7 @@
 import { type TranslationBundle } from '@jupyterlab/translation';
 import * as React from 'react';
 
+import { revealText } from '../common/invisible';
 import type { IAgentEdit } from '../revert/journal';
 import type { EditStatus } from '../revert/revert';
 import type { AgentEditsModel, IEditRow, IRevertReport } from './edits-model';
@@ -17,10 +18,12 @@ export function editText(
   preview: string | null,
   trans: TranslationBundle
 ): string {
+  // plain text (it is also a button's label): every invisible or
+  // direction-changing character as its visible mark
   const line =
     preview === null
       ? trans.__('(a cell no longer here)')
-      : preview || trans.__('(empty cell)');
+      : revealText(preview) || trans.__('(empty cell)');
   switch (edit.kind) {
     case 'insert':
       return trans.__('Inserted: %1', line);

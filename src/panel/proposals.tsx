@@ -12,6 +12,7 @@ import {
 } from '@jupyterlab/translation';
 import * as React from 'react';
 
+import { proposalInvisibles } from '../propose/invisibles';
 import { type IProposal } from '../propose/store';
 import { MAX_ROW_CELL_LINKS } from './activity';
 import {
@@ -21,6 +22,7 @@ import {
   proposalPreview,
   type ProposalsModel
 } from './proposals-model';
+import { InvisibleWarning, Revealed } from './revealed';
 import { TabBody } from './view';
 
 /** A proposal's kind in words: "Edit", "New cell", "Run 2 cells"… */
@@ -136,6 +138,7 @@ function ProposalRow(props: {
           </span>
         )}
       </div>
+      <InvisibleWarning count={proposalInvisibles(proposal)} trans={trans} />
       {shown.length > 0 && (
         <div className="jp-AgentProposals-cells">
           <span>{cellsLabel}</span>
@@ -160,7 +163,7 @@ function ProposalRow(props: {
         <p className="jp-AgentProposals-loss">{kernelLoss(proposal, trans)}</p>
       ) : (
         <code className="jp-AgentProposals-preview">
-          {preview || trans.__('(empty)')}
+          {preview ? <Revealed text={preview} /> : trans.__('(empty)')}
         </code>
       )}
       <div className="jp-AgentProposals-reason">
@@ -431,7 +434,11 @@ export class ProposalsPanel extends TabBody<ProposalsModel> {
                   {cellName(cell, trans)}
                 </button>
                 <code className="jp-AgentProposals-preview">
-                  {cell.preview || trans.__('(empty)')}
+                  {cell.preview ? (
+                    <Revealed text={cell.preview} />
+                  ) : (
+                    trans.__('(empty)')
+                  )}
                 </code>
                 <button
                   type="button"

@@ -22,7 +22,10 @@ import {
 } from '@jupyterlab/translation';
 import { Widget } from '@lumino/widgets';
 
+import { countInvisibles } from '../common/invisible';
+import { fillRevealed, invisibleWarning } from '../common/reveal-dom';
 import { type IDiffRow, sourceDiff } from './diff';
+import { proposalInvisibles } from './invisibles';
 import { type IProposal } from './store';
 
 /** The class of a review block. */
@@ -149,6 +152,14 @@ export class ProposalBlock extends Widget {
         deny(trans.__('Refuse the change; the agent gets your reason'));
     }
 
+    // the invisible or direction-changing characters the block holds,
+    // folded parts included, said at its top
+    const warning = invisibleWarning(proposalInvisibles(proposal), trans);
+    if (warning) {
+      warning.id = `${uid}-warning`;
+      title.after(warning);
+      node.setAttribute('aria-describedby', warning.id);
+    }
     node.append(label, reason, actions);
   }
 
@@ -286,27 +297,36 @@ export class ProposalBlock extends Widget {
     pre.appendChild(text);
     const lines = source.split('\n');
     if (lines.length <= FOLD_LINES) {
-      text.textContent = source;
+      fillRevealed(text, source);
       return [pre];
     }
     const folded = lines.slice(0, FOLD_LINES).join('\n');
+    const hiddenMarks = countInvisibles(lines.slice(FOLD_LINES).join('\n'));
     const toggle = document.createElement('button');
     toggle.type = 'button';
     toggle.className = `jp-Button jp-mod-styled ${BLOCK_CLASS}-foldToggle`;
     suppressShortcuts(toggle);
     toggle.setAttribute('aria-controls', pre.id);
     const show = (expanded: boolean) => {
-      text.textContent = expanded ? source : folded;
+      fillRevealed(text, expanded ? source : folded);
       pre.dataset.folded = String(!expanded);
       toggle.setAttribute('aria-expanded', String(expanded));
       toggle.textContent = expanded
         ? trans.__('Show only the first %1 lines', FOLD_LINES)
-        : trans._n(
-            'Show all %1 line (%2 more)',
-            'Show all %1 lines (%2 more)',
-            lines.length,
-            lines.length - FOLD_LINES
-          );
+        : hiddenMarks > 0
+          ? trans._n(
+              'Show all %2 lines (%3 more, with %1 invisible or direction-changing character)',
+              'Show all %2 lines (%3 more, with %1 invisible or direction-changing characters)',
+              hiddenMarks,
+              lines.length,
+              lines.length - FOLD_LINES
+            )
+          : trans._n(
+              'Show all %1 line (%2 more)',
+              'Show all %1 lines (%2 more)',
+              lines.length,
+              lines.length - FOLD_LINES
+            );
     };
     show(false);
     toggle.addEventListener('click', () =>
@@ -414,7 +434,7 @@ function renderRow(row: IDiffRow, trans: TranslationBundle): HTMLElement {
   }
   text.className = `${BLOCK_CLASS}-line`;
   // an empty line still takes a row, and says so
-  text.textContent = row.text;
+  fillRevealed(text, row.text);
   if (row.text === '') {
     text.setAttribute('aria-label', trans.__('empty line'));
   }

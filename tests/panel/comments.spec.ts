@@ -298,6 +298,37 @@ describe('CommentsTabModel', () => {
       view.dispose();
     });
 
+    it("marks an agent message's bidirectional controls and warns at the thread's top", async () => {
+      const thread = review.createThread(shared(), {
+        anchor: { kind: 'cell', cellId: 'a' },
+        body: 'Looks fine \u202Eevil\u202C, approve\u200B',
+        author: { kind: 'agent', name: 'agent' }
+      });
+      const article = () =>
+        view.node.querySelector(`article[data-thread-id="${thread.id}"]`);
+      await until(() => article() !== null);
+      const warning = article()!.querySelector('.jp-AgentInvisible-warning')!;
+      expect(warning.getAttribute('role')).toBe('note');
+      expect(warning.textContent).toBe(
+        'Warning: 3 invisible or direction-changing characters, shown marked'
+      );
+      // at the top: right after the heading
+      expect(warning.previousElementSibling!.tagName).toBe('H3');
+      const body = article()!.querySelector('.jp-AgentComments-body')!;
+      expect(body.textContent).toBe(
+        'Looks fine ⟦U+202E⟧evil⟦U+202C⟧, approve⟦U+200B⟧'
+      );
+      expect(
+        [...body.querySelectorAll('.jp-AgentInvisible')].map(
+          mark => (mark as HTMLElement).title
+        )
+      ).toEqual([
+        'U+202E RIGHT-TO-LEFT OVERRIDE',
+        'U+202C POP DIRECTIONAL FORMATTING',
+        'U+200B ZERO WIDTH SPACE'
+      ]);
+    });
+
     it('takes no status press for a moment after someone else changed the status', async () => {
       const thread = review.createThread(shared(), {
         anchor: { kind: 'cell', cellId: 'a' },

@@ -310,3 +310,80 @@ describe('ProposalBlock, every kind', () => {
     );
   });
 });
+
+describe('ProposalBlock, invisible and direction-changing characters', () => {
+  const TROJAN =
+    'if access_level != "none\u202E \u2066# Check if admin\u2069 \u2066":\n    grant()';
+
+  /** What the person reads: each mark as the code point it names. */
+  const marks = (node: Element) =>
+    [...node.querySelectorAll('.jp-AgentInvisible')].map(
+      mark => (mark as HTMLElement).dataset.codePoint
+    );
+
+  it('update: marks each character in the diff, in the text’s order, with a warning at the top', () => {
+    const { node, q } = render(
+      proposal('update', { original: 'x = 1\n', proposed: TROJAN })
+    );
+    const warning = q('.jp-AgentInvisible-warning')!;
+    expect(warning.getAttribute('role')).toBe('note');
+    expect(warning.textContent).toBe(
+      'Warning: 4 invisible or direction-changing characters, shown marked'
+    );
+    // the warning comes right after the title, and describes the region
+    expect(warning.previousElementSibling!.tagName).toBe('H3');
+    expect(node.getAttribute('aria-describedby')).toBe(warning.id);
+    const added = [...node.querySelectorAll('ins.jp-ProposalBlock-line')];
+    expect(marks(added[0])).toEqual(['U+202E', 'U+2066', 'U+2069', 'U+2066']);
+    expect(added[0].textContent).toBe(
+      'if access_level != "none⟦U+202E⟧ ⟦U+2066⟧# Check if admin⟦U+2069⟧ ⟦U+2066⟧":'
+    );
+    // no such character is left in the page to be obeyed
+    expect(/[\u202A-\u202E\u2066-\u2069]/.test(node.textContent!)).toBe(false);
+  });
+
+  it('update: a character the change removes counts too', () => {
+    const { q } = render(
+      proposal('update', { original: 'a\u200Bb\n', proposed: 'ab\n' })
+    );
+    expect(q('.jp-AgentInvisible-warning')!.textContent).toBe(
+      'Warning: 1 invisible or direction-changing character, shown marked'
+    );
+    expect(marks(q('del.jp-ProposalBlock-line')!)).toEqual(['U+200B']);
+  });
+
+  it('run: the warning counts the folded lines, and the fold says what it hides', () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `x${i} = ${i}`);
+    lines[3] = 'print("a\u200Bb")';
+    lines[15] = 'y = "\u2067secret\u2069"';
+    const { node, q } = render(
+      proposal('run', {
+        cells: [{ cellId: 'a', source: lines.join('\n'), sourceHash: 'h' }]
+      })
+    );
+    expect(q('.jp-AgentInvisible-warning')!.textContent).toBe(
+      'Warning: 3 invisible or direction-changing characters, shown marked'
+    );
+    const pre = q('pre.jp-ProposalBlock-source')!;
+    expect(pre.dataset.folded).toBe('true');
+    expect(marks(pre)).toEqual(['U+200B']);
+    const toggle = q<HTMLButtonElement>('button.jp-ProposalBlock-foldToggle')!;
+    expect(toggle.textContent).toBe(
+      'Show all 20 lines (8 more, with 2 invisible or direction-changing characters)'
+    );
+    toggle.click();
+    expect(marks(pre)).toEqual(['U+200B', 'U+2067', 'U+2069']);
+    expect(node.querySelectorAll('.jp-AgentInvisible-warning').length).toBe(1);
+  });
+
+  it('insert and delete: marks the source; a plain block has no warning', () => {
+    const inserted = render(
+      proposal('insert', { proposed: 'a\uFEFFb', cellType: 'code' })
+    );
+    expect(marks(inserted.node)).toEqual(['U+FEFF']);
+    expect(inserted.q('.jp-AgentInvisible-warning')).not.toBeNull();
+    const deleted = render(proposal('delete', { original: 'plain = 1' }));
+    expect(deleted.q('.jp-AgentInvisible-warning')).toBeNull();
+    expect(deleted.node.hasAttribute('aria-describedby')).toBe(false);
+  });
+});
