@@ -323,6 +323,36 @@ describe('the Proposals tab', () => {
     expect(model.revoke('a')).toBe(false);
   });
 
+  it('marks invisible and direction-changing characters in a row, with a warning counting the whole proposal', async () => {
+    const view = new ProposalsPanel({
+      model,
+      translator: nullTranslator,
+      openCell: async () => undefined
+    });
+    Widget.attach(view, document.body);
+    const item = () =>
+      view.node.querySelector<HTMLElement>('li.jp-AgentProposals-item');
+    // the preview is the first line; the second line's character counts too
+    const edit = propose(first, {
+      cellId: 'a',
+      proposed: 'ok = "\u202Eyes"\nz = "\u200B"'
+    });
+    await until(() => item() !== null);
+    expect(item()!.querySelector('[role="note"]')!.textContent).toBe(
+      'Warning: 2 invisible or direction-changing characters, shown marked'
+    );
+    const preview = item()!.querySelector('.jp-AgentProposals-preview')!;
+    expect(preview.textContent).toBe('ok = "⟦U+202E⟧yes"');
+    expect(
+      [...preview.querySelectorAll<HTMLElement>('.jp-AgentInvisible')].map(
+        mark => mark.dataset.codePoint
+      )
+    ).toEqual(['U+202E']);
+    controller.abort();
+    await edit;
+    view.dispose();
+  });
+
   it('renders the stable DOM: rows, buttons, accept all, allowances, the count in the title', async () => {
     const opened: string[] = [];
     const view = new ProposalsPanel({
