@@ -1,6 +1,35 @@
 // Additions to @jupyter/builder's rspack configuration for the labextension
 // (package.json jupyterlab.webpackConfig), merged into it.
+const path = require('path');
+const { CopyRspackPlugin } = require('@rspack/core');
+
+// The local WebMCP relay's page script and the hidden frame it loads from
+// next to itself, served from the extension's static folder (static/relay/)
+// instead of a CDN: src/relay/embed.ts loads them when the owner turns the
+// relay on. Its package exports neither file, so they are copied, with its
+// license.
+const relayPackage = path.dirname(require.resolve('@mcp-b/webmcp-local-relay'));
+
 module.exports = {
+  plugins: [
+    new CopyRspackPlugin({
+      patterns: [
+        {
+          from: path.join(relayPackage, 'browser', 'embed.js'),
+          to: 'relay/embed.js'
+        },
+        {
+          from: path.join(relayPackage, 'browser', 'widget.html'),
+          to: 'relay/widget.html'
+        },
+        {
+          from: path.join(relayPackage, '..', 'LICENSE'),
+          to: 'relay/LICENSE',
+          toType: 'file'
+        }
+      ]
+    })
+  ],
   module: {
     rules: [
       {

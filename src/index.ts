@@ -10,6 +10,7 @@ import { agentPanelPlugin, statusPlugin } from './panel/plugin';
 import { proposePanelPlugin } from './propose/panel-plugin';
 import { proposePlugin } from './propose/plugin';
 import { revertPlugin } from './revert/plugin';
+import { relayPlugin } from './relay/plugin';
 import { reviewPanelPlugin } from './review/panel-plugin';
 import {
   reviewBadgesPlugin,
@@ -45,6 +46,8 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   revertPlugin,
   // the in-app assistant's tool registry, when one is installed
   assistantsPlugin,
+  // a desktop agent through the local WebMCP relay, when the owner turns it on
+  relayPlugin,
   // the Agent panel, then the sections the features add to it
   agentPanelPlugin,
   reviewPanelPlugin,

@@ -13,7 +13,9 @@
  * debugging port, see bridges.ts), example-lab and example-lite (the
  * `example-*.spec.ts` files only, on lab-example and lite-example: the apps
  * with the example extension of examples/notebook-stats loaded beside this
- * one). Each app server is a `webServer` started for
+ * one), relay (the `relay-*.spec.ts` files only, on lab: an MCP client
+ * starts the local WebMCP relay over stdio and reaches the tools of a
+ * browser without WebMCP, see relay.ts). Each app server is a `webServer` started for
  * the run on a free port of 127.0.0.1 by servers/start.py, and only when a
  * selected project needs it.
  */
@@ -114,6 +116,13 @@ const WEBMCP_FLAG = '--enable-features=WebMCP';
  */
 const MCP_CLIENT_NATIVE = process.env.UI_TESTS_MCP_NATIVE === '1';
 
+/**
+ * Whether the relay project's browser has native WebMCP. Without it (the
+ * default) is the case the relay is for, the person's everyday browser; with
+ * it, the relay's runtime works beside Chromium's own.
+ */
+const RELAY_NATIVE = process.env.UI_TESTS_RELAY_NATIVE === '1';
+
 type ProjectName =
   | 'lab'
   | 'notebook'
@@ -124,7 +133,8 @@ type ProjectName =
   | 'bridges-lab'
   | 'bridges-lite'
   | 'example-lab'
-  | 'example-lite';
+  | 'example-lite'
+  | 'relay';
 
 const SERVER_OF: Record<ProjectName, ServerName> = {
   lab: 'lab',
@@ -136,7 +146,8 @@ const SERVER_OF: Record<ProjectName, ServerName> = {
   'bridges-lab': 'lab',
   'bridges-lite': 'lite',
   'example-lab': 'lab-example',
-  'example-lite': 'lite-example'
+  'example-lite': 'lite-example',
+  relay: 'lab'
 };
 
 /**
@@ -217,6 +228,9 @@ const BRIDGE_SPECS = /(^|\/)bridge-[^/]*\.spec\.ts$/;
 /** The specs of the example extension: only the example-* projects run them. */
 const EXAMPLE_SPECS = /(^|\/)example-[^/]*\.spec\.ts$/;
 
+/** The specs of the local WebMCP relay: only the relay project runs them. */
+const RELAY_SPECS = /(^|\/)relay-[^/]*\.spec\.ts$/;
+
 const needed = new Set(
   selectedProjects(process.argv).map(name => SERVER_OF[name])
 );
@@ -233,7 +247,8 @@ function project(
       /mcp-client.*\.spec\.ts$/,
       RTC_SPECS,
       BRIDGE_SPECS,
-      EXAMPLE_SPECS
+      EXAMPLE_SPECS,
+      RELAY_SPECS
     ],
     grepInvert: /@no-webmcp\b/,
     ...extra,
@@ -382,6 +397,18 @@ export default defineConfig<IAppOptions>({
           ...(app === 'lite' ? { expect: { timeout: 20_000 } } : {})
         }
       )
+    ),
+    // a desktop agent through the local WebMCP relay, from a browser
+    // without WebMCP (the app-independent path: JupyterLab only); the spec's
+    // tests share one relay, so they run one after the other
+    project(
+      'relay',
+      { appKind: 'lab', webmcp: RELAY_NATIVE },
+      {
+        testIgnore: undefined,
+        testMatch: RELAY_SPECS,
+        grepInvert: undefined
+      }
     )
   ],
   webServer: SERVERS.filter(server => needed.has(server)).map(webServer)

@@ -143,6 +143,7 @@ const ALLOWED: Record<string, string[]> = {
     'revert/',
     'jupyter/'
   ],
+  'relay/': ['common/', 'limits.ts', 'tokens.ts'],
   'panel/': [
     'common/',
     'limits.ts',

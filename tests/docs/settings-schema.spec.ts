@@ -101,7 +101,7 @@ describe('settings schemas', () => {
     const names = readdirSync(path.join(ROOT, 'schema'))
       .filter(name => name.endsWith('.json'))
       .map(name => name.replace(/\.json$/, ''));
-    expect(names.sort()).toEqual(['agent-panel', 'propose', 'webmcp']);
+    expect(names.sort()).toEqual(['agent-panel', 'propose', 'relay', 'webmcp']);
     for (const name of names) {
       const value = schema(name);
       expect(value.additionalProperties).toBe(false);
