@@ -158,6 +158,7 @@ const ALLOWED: Record<string, string[]> = {
   'assistants/': ['common/', 'limits.ts', 'tokens.ts'],
   'index.ts': [
     'assistants/',
+    'relay/',
     'common/',
     'limits.ts',
     'tokens.ts',
