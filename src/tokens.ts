@@ -76,6 +76,11 @@ export interface IToolCall {
   activity: ICellActivity | null;
   /** The latest progress of a long call. */
   progress: IToolProgress | null;
+  /**
+   * How many values in credential formats its result withheld from the
+   * agent (docs/access.md, "Secrets"); 0 when none.
+   */
+  withheld: number;
   startedAt: number;
   finishedAt: number | null;
   /** 'ok' or the error code of the envelope it returned, once finished. */
@@ -136,6 +141,11 @@ export interface IToolCallContext {
   ): void;
   /** Report the progress of long work (listing a big workspace, say). */
   reportProgress(progress: IToolProgress): void;
+  /**
+   * Report that `count` more values in credential formats were withheld
+   * from the result; the call's record adds them up (`IToolCall.withheld`).
+   */
+  reportWithheld(count: number): void;
 }
 
 /**

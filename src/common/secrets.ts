@@ -287,3 +287,54 @@ export function restoreWithheld(original: string, edited: string): string {
   }
   return edited.replace(PLACEHOLDER, name => values.get(name) ?? name);
 }
+
+/**
+ * Withhold the secrets of a text held in consecutive parts (a comment
+ * anchor's prefix, selected text and suffix): found in the whole, so a
+ * value the parts' borders cut is found too. A value's placeholder goes
+ * where the value starts, and what of it lies in later parts is dropped.
+ */
+export function withholdSecretsInParts(parts: readonly string[]): {
+  parts: string[];
+  count: number;
+} {
+  const spans = findSecrets(parts.join(''));
+  if (spans.length === 0) {
+    return { parts: [...parts], count: 0 };
+  }
+  const values = new Map<string, string>();
+  const perKind = new Map<string, number>();
+  const whole = parts.join('');
+  const names = spans.map(({ start, end, kind }) => {
+    const key = `${kind.label}\u0000${whole.slice(start, end)}`;
+    let name = values.get(key);
+    if (name === undefined) {
+      const n = (perKind.get(kind.label) ?? 0) + 1;
+      perKind.set(kind.label, n);
+      name = placeholder(kind.label, n);
+      values.set(key, name);
+    }
+    return name;
+  });
+  const out: string[] = [];
+  let offset = 0;
+  for (const part of parts) {
+    const from = offset;
+    const to = offset + part.length;
+    let text = '';
+    let at = from;
+    spans.forEach(({ start, end }, i) => {
+      if (end <= from || start >= to) {
+        return;
+      }
+      text += whole.slice(at, Math.max(start, from));
+      if (start >= from) {
+        text += names[i];
+      }
+      at = Math.min(end, to);
+    });
+    out.push(text + whole.slice(at, to));
+    offset = to;
+  }
+  return { parts: out, count: spans.length };
+}

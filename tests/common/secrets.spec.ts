@@ -5,7 +5,8 @@ import {
   placeholder,
   restoreWithheld,
   SECRET_KINDS,
-  withholdSecrets
+  withholdSecrets,
+  withholdSecretsInParts
 } from '../../src/common/secrets';
 import { NEAR_MISSES, PEM_KEY, SECRET_SAMPLES } from '../fixtures/secrets';
 
@@ -136,5 +137,28 @@ describe('restoreWithheld', () => {
   it('leaves a placeholder the original has no value for', () => {
     const edited = 'x = "[secret withheld: GitHub token]"';
     expect(restoreWithheld(original, edited)).toBe(edited);
+  });
+});
+
+describe('withholdSecretsInParts', () => {
+  it('finds a value the parts cut, and places its placeholder once', () => {
+    const token = 'abc123def456';
+    const parts = ['x = 1\ntoken = "abc', '123def', '456"\nprint(x)'];
+    const { parts: out, count } = withholdSecretsInParts(parts);
+    expect(out.join('')).not.toContain('123def');
+    expect(out).toEqual([
+      'x = 1\ntoken = "[secret withheld: assigned secret]',
+      '',
+      '"\nprint(x)'
+    ]);
+    expect(count).toBe(1);
+    expect(token).toBe('abc123def456');
+  });
+
+  it('leaves parts without secrets as they are', () => {
+    expect(withholdSecretsInParts(['a', 'b'])).toEqual({
+      parts: ['a', 'b'],
+      count: 0
+    });
   });
 });

@@ -50,6 +50,12 @@ import { type IJupyterEnvironment } from '../environment';
 import { cellIndexOf } from '../model-index';
 import { focusCell } from '../navigate';
 import {
+  type PartsFilter,
+  secretFilter,
+  secretPartsFilter,
+  SHOW_PARTS
+} from '../secrets';
+import {
   type INotebookInfo,
   type IResolvedNotebook,
   type NotebookResolver
@@ -185,10 +191,42 @@ function findThread(
 
 function capped(
   notebookPath: string,
-  thread: IReviewThread
+  thread: IReviewThread,
+  parts: PartsFilter
 ): ICappedThreadResult {
   const { thread: kept, omittedMessages } = cappedThread(thread);
-  return { notebookPath, thread: kept, omittedMessages };
+  return {
+    notebookPath,
+    thread: { ...kept, anchor: withheldAnchor(kept.anchor, parts) },
+    omittedMessages
+  };
+}
+
+/**
+ * An anchor with secrets withheld from the code it holds (its prefix,
+ * selected text and suffix, looked at as one text). A new object: what the
+ * store returns is shared and frozen.
+ */
+function withheldAnchor(
+  anchor: IThreadAnchor,
+  parts: PartsFilter
+): IThreadAnchor {
+  if (parts === SHOW_PARTS || anchor.selectedText === undefined) {
+    return anchor;
+  }
+  const [prefix, selectedText, suffix] = parts([
+    anchor.prefix ?? '',
+    anchor.selectedText,
+    anchor.suffix ?? ''
+  ]);
+  const withheld: IThreadAnchor = { ...anchor, selectedText };
+  if (anchor.prefix !== undefined) {
+    withheld.prefix = prefix;
+  }
+  if (anchor.suffix !== undefined) {
+    withheld.suffix = suffix;
+  }
+  return withheld;
 }
 
 function reportAnchoredCell(
@@ -265,7 +303,8 @@ const LIST_BUDGET_BYTES = LIMITS.MAX_TOTAL_RESULT_BYTES - 2 * 1024;
 
 function summary(
   model: ISharedNotebook,
-  thread: IReviewThread
+  thread: IReviewThread,
+  parts: PartsFilter
 ): IThreadSummary {
   const status = anchorStatus(model, thread);
   const anchor: IThreadSummary['anchor'] = {
@@ -279,7 +318,7 @@ function summary(
     thread.anchor.selectedText !== undefined
   ) {
     anchor.selectedText = boundUtf8(
-      thread.anchor.selectedText,
+      withheldAnchor(thread.anchor, parts).selectedText ?? '',
       LIMITS.MAX_SELECTED_TEXT_BYTES
     ).text;
   }
@@ -335,11 +374,13 @@ function noActiveCellError(path: string): ToolError {
  */
 export async function listComments(
   services: IReviewServices,
-  args: IListCommentsArgs
+  args: IListCommentsArgs,
+  call: ICallTrace = NO_CALL
 ): Promise<IListCommentsResult> {
   const notebook = await services.resolver.resolveNotebook(args.notebookPath);
   return withNotebook(notebook, ({ model, path }) => {
     const status = args.status ?? 'open';
+    const parts = secretPartsFilter(services.resolver, model, call);
     const limit = Math.min(
       args.limit ?? LIMITS.MAX_COMMENTS_RETURNED,
       LIMITS.MAX_COMMENTS_RETURNED
@@ -371,7 +412,7 @@ export async function listComments(
     };
     const items = matching
       .slice(0, limit)
-      .map(({ thread }) => summary(model, thread));
+      .map(({ thread }) => summary(model, thread, parts));
     const settle = (kept: IThreadSummary[]) => {
       result.threads = kept;
       result.omittedCount = matching.length - kept.length;
@@ -437,12 +478,17 @@ export async function getComment(
         found.cellIndex,
         {
           includeSource: true,
-          includeOutputs: found.thread.anchor.kind === 'output'
+          includeOutputs: found.thread.anchor.kind === 'output',
+          filter: secretFilter(services.resolver, model, call)
         }
       );
     }
     const result: IGetCommentResult = {
-      ...capped(path, found.thread),
+      ...capped(
+        path,
+        found.thread,
+        secretPartsFilter(services.resolver, model, call)
+      ),
       anchorStatus: anchorStatus(model, found.thread),
       context,
       hiddenCellCount: 0
@@ -603,7 +649,7 @@ export async function createComment(
   });
   call.reportCell(path, args.anchor.cellId, 'editing');
   return {
-    ...capped(path, thread),
+    ...capped(path, thread, secretPartsFilter(services.resolver, model, call)),
     counts: services.review.counts(model)
   };
 }
@@ -654,7 +700,11 @@ export async function replyComment(
     body: args.message,
     author: AGENT_AUTHOR
   });
-  return capped(path, updated);
+  return capped(
+    path,
+    updated,
+    secretPartsFilter(services.resolver, model, call)
+  );
 }
 
 /**
@@ -676,7 +726,11 @@ export async function resolveComment(
     'resolved',
     closing.trim() === '' ? undefined : { body: closing, author: AGENT_AUTHOR }
   );
-  return capped(path, updated);
+  return capped(
+    path,
+    updated,
+    secretPartsFilter(services.resolver, model, call)
+  );
 }
 
 /** Reopen a thread; no message is added, its history is kept. */
@@ -686,7 +740,11 @@ export async function reopenComment(
   call: ICallTrace = NO_CALL
 ): Promise<ICappedThreadResult> {
   const { model, path, thread } = await writableThread(services, args, call);
-  return capped(path, services.review.setStatus(model, thread.id, 'open'));
+  return capped(
+    path,
+    services.review.setStatus(model, thread.id, 'open'),
+    secretPartsFilter(services.resolver, model, call)
+  );
 }
 
 // ---------------------------------------------------------------------------
