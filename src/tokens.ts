@@ -366,6 +366,24 @@ export interface IAgentAccess {
   cycleNotebookAccess(
     paths: readonly string[]
   ): Promise<INotebookAccessChange[]>;
+  /**
+   * The owner's setting for notebooks whose own switch says nothing:
+   * whether tool results withhold values in credential formats (on by
+   * default; docs/access.md, "Secrets").
+   */
+  readonly withholdSecretsByDefault: boolean;
+  /** Emitted when that setting changed. */
+  readonly withholdSecretsByDefaultChanged: ISignal<IAgentAccess, boolean>;
+  /**
+   * Whether the tools withhold secrets from what they return of a
+   * notebook: its own switch, else the setting.
+   */
+  withholdsSecrets(notebook: ISharedNotebook): boolean;
+  /**
+   * Set a notebook's own switch (null: it follows the setting); whether it
+   * changed. Heard as a change of the notebook's access (`changed`).
+   */
+  setWithholdSecrets(notebook: ISharedNotebook, value: boolean | null): boolean;
 }
 
 export namespace IAgentAccess {

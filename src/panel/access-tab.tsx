@@ -159,6 +159,7 @@ export class AccessPanel extends TabBody<AccessTabModel> {
             </p>
           </div>
         )}
+        {this._secrets()}
         <ApplyToAll
           trans={trans}
           disabled={count === 0}
@@ -224,6 +225,56 @@ export class AccessPanel extends TabBody<AccessTabModel> {
         </select>
       </li>
     );
+  }
+
+  /** The notebook's switch for withholding secrets, and what it covers. */
+  private _secrets(): React.ReactElement {
+    const trans = this._trans;
+    const model = this.model;
+    const id = `${this.id}-secrets`;
+    return (
+      <div className="jp-AgentPanel-secrets">
+        <div className="jp-AgentPanel-secretsSwitch">
+          <input
+            id={id}
+            type="checkbox"
+            checked={model.withholdsSecrets ?? true}
+            disabled={model.withholdsSecrets === null}
+            onChange={event => this._setSecrets(event.target.checked)}
+          />
+          <label htmlFor={id}>
+            {trans.__('Withhold secrets in this notebook from the agent')}
+          </label>
+        </div>
+        <p className="jp-AgentPanel-secretsNote">
+          {trans.__(
+            'Keys, tokens, private keys, JWTs, passwords in URLs and literals assigned to names like password, secret, token or api_key are replaced by a placeholder such as [secret withheld: GitHub token] in cell text and outputs the agent reads. An edit that keeps a placeholder keeps the value in the cell.'
+          )}
+        </p>
+        <p className="jp-AgentPanel-secretsNote">
+          {trans.__(
+            'Not covered: a value in no known format, and what code the agent runs prints: a secret printed into an output is withheld only if it matches a format.'
+          )}
+        </p>
+        <p className="jp-AgentPanel-secretsNote">
+          {model.withholdSecretsByDefault
+            ? trans.__(
+                'Notebooks without their own switch withhold secrets (the "Withhold secrets from the agent" setting).'
+              )
+            : trans.__(
+                'Notebooks without their own switch do not withhold secrets (the "Withhold secrets from the agent" setting is off).'
+              )}
+        </p>
+      </div>
+    );
+  }
+
+  private _setSecrets(value: boolean): void {
+    try {
+      this.model.setWithholdSecrets(value);
+    } catch (error) {
+      this._fail(error);
+    }
   }
 
   private _legend(): React.ReactElement {
