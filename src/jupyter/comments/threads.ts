@@ -148,9 +148,15 @@ function invalidAnchor(key: string, message: string): ToolError {
  */
 function anchorStatus(
   model: ISharedNotebook,
-  thread: IReviewThread
+  thread: IReviewThread,
+  parts: PartsFilter
 ): IAnchorStatus {
-  return anchorStatusOf(model, thread, cellIndexOf);
+  const status = anchorStatusOf(model, thread, cellIndexOf);
+  if (status.text === undefined || parts === SHOW_PARTS) {
+    return status;
+  }
+  // the live text of the range, secrets withheld
+  return { ...status, text: parts([status.text])[0] };
 }
 
 /** A thread the agent may see, with its anchored cell's place now. */
@@ -306,7 +312,8 @@ function summary(
   thread: IReviewThread,
   parts: PartsFilter
 ): IThreadSummary {
-  const status = anchorStatus(model, thread);
+  // only the anchor's place is shown here, never its text
+  const status = anchorStatus(model, thread, SHOW_PARTS);
   const anchor: IThreadSummary['anchor'] = {
     kind: thread.anchor.kind,
     cellId: thread.anchor.cellId,
@@ -489,7 +496,11 @@ export async function getComment(
         found.thread,
         secretPartsFilter(services.resolver, model, call)
       ),
-      anchorStatus: anchorStatus(model, found.thread),
+      anchorStatus: anchorStatus(
+        model,
+        found.thread,
+        secretPartsFilter(services.resolver, model, call)
+      ),
       context,
       hiddenCellCount: 0
     };
@@ -762,10 +773,11 @@ export interface IFocusCommentResult {
 function focusTarget(
   review: IReviewStore,
   model: ISharedNotebook,
-  threadId: string
+  threadId: string,
+  parts: PartsFilter
 ): { found: IVisibleThread; status: IAnchorStatus } {
   const found = findThread(review, model, threadId, 'read');
-  const status = anchorStatus(model, found.thread);
+  const status = anchorStatus(model, found.thread, parts);
   if (found.cellIndex < 0 || !status.cellExists) {
     throw anchorStaleError(
       `The cell review thread "${threadId}" is attached to no longer exists; there is nothing to show.`,
@@ -790,7 +802,12 @@ export async function focusComment(
   const resolved = await resolver.resolveNotebook(args.notebookPath);
   let target: { found: IVisibleThread; status: IAnchorStatus };
   try {
-    target = focusTarget(review, resolved.model, args.threadId);
+    target = focusTarget(
+      review,
+      resolved.model,
+      args.threadId,
+      secretPartsFilter(resolver, resolved.model, call)
+    );
   } finally {
     resolved.release();
   }
@@ -801,6 +818,7 @@ export async function focusComment(
       : undefined;
   let focused: { notebook: INotebookInfo };
   try {
+    // its focus state is not returned here: nothing of it to withhold
     focused = await focusCell(env, resolver, {
       notebookPath: args.notebookPath,
       cellId: thread.anchor.cellId,
@@ -820,7 +838,9 @@ export async function focusComment(
   return {
     notebookPath: resolved.path,
     threadId: thread.id,
-    anchorStatus: model ? anchorStatus(model, thread) : target.status,
+    anchorStatus: model
+      ? anchorStatus(model, thread, secretPartsFilter(resolver, model, call))
+      : target.status,
     notebook: focused.notebook
   };
 }
