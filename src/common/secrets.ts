@@ -150,7 +150,7 @@ export const SECRET_KINDS: readonly ISecretKind[] = [
     // os.environ["NAME"] = "literal", and NAME=literal on a line of its own
     // (.env files, %env, shell export).
     pattern:
-      /(?<![A-Za-z0-9_-])(?<name>[A-Za-z_][A-Za-z0-9_-]{0,63})["']?\]?[ \t]*(?::=|==?|:)[ \t]*(?:(?<quote>["'`])(?<value>[^"'`\n\\]{1,512})\k<quote>|(?<=^[ \t]*(?:(?:export|set|%env|!export)[ \t]+)?[A-Za-z_][A-Za-z0-9_]*=)(?<value2>[^\s"'`#]{1,512})(?=[ \t]*(?:#.*)?$))/gm,
+      /(?<![A-Za-z0-9_-])(?<name>[A-Za-z_][A-Za-z0-9_-]{0,63})["']?\]?[ \t]*(?::=|==?|:)[ \t]*(?:(?<quote>["'`])(?<value>[^"'`\n\\]{1,512})\k<quote>|(?<=^[ \t]*(?:(?:export|set|%env|!export)[ \t]+)?[A-Za-z_][A-Za-z0-9_]*=)(?<value2>[^\s"'`#]{1,512})(?![^\s"'`#]))/gm,
     accept: match => {
       const groups = match.groups ?? {};
       const value = groups.value ?? groups.value2 ?? '';

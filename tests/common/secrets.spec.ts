@@ -90,6 +90,8 @@ describe('withholdSecrets', () => {
     ['  apiKey: "abc123def456",', 'abc123def456'],
     ['export CLIENT_SECRET=abc123def456', 'abc123def456'],
     ['%env HF_TOKEN=abc123def456', 'abc123def456'],
+    ["print(r'''\nAPI_SECRET=abc123def456''')", 'abc123def456'],
+    ['DB_PASSWORD=abc123def456 python app.py', 'abc123def456'],
     ['if password == "hunter22":', 'hunter22'],
     ['a = 1; token = "abc123def456"', 'abc123def456']
   ])('withholds the literal of %s', (line, secret) => {
