@@ -17,6 +17,7 @@ import type { ISharedNotebook } from '@jupyter/ydoc';
 import { assertCellAccessible } from '../../access/guard';
 import { isHidden } from '../../access/policy';
 import { ToolError } from '../../common/errors';
+import { restoreWithheld } from '../../common/secrets';
 import { boundChars, boundUtf8, utf8Length } from '../../common/text';
 import { LIMITS } from '../../limits';
 import {
@@ -600,7 +601,9 @@ function liveAnchor(
     const source = cell.getSource();
     let range: ISourceSelection | null = args.selection ?? null;
     if (args.text !== undefined) {
-      range = rangeOfText(source, args.text);
+      // text the agent read with secrets withheld: their placeholders
+      // stand for the values in the source
+      range = rangeOfText(source, restoreWithheld(source, args.text));
       if (!range) {
         throw anchorStaleError(
           `The text given as anchor.text is not in the current source of cell "${cellId}". Read the cell again and pass an exact substring of it.`,
