@@ -241,18 +241,18 @@ export interface IWithheldText {
   values: Map<string, string>;
 }
 
-/** Replace every secret in a text by its placeholder. */
-export function withholdSecrets(text: string): IWithheldText {
-  const spans = findSecrets(text);
-  const values = new Map<string, string>();
-  if (spans.length === 0) {
-    return { text, count: 0, values };
-  }
+/**
+ * The placeholder of each span of `text`: numbered per kind in order of
+ * first appearance, the same for equal values.
+ */
+function placeholdersOf(
+  text: string,
+  spans: readonly ISecretSpan[]
+): { names: string[]; values: Map<string, string> } {
   const byValue = new Map<string, string>();
   const perKind = new Map<string, number>();
-  let out = '';
-  let at = 0;
-  for (const { start, end, kind } of spans) {
+  const values = new Map<string, string>();
+  const names = spans.map(({ start, end, kind }) => {
     const value = text.slice(start, end);
     const key = `${kind.label}\u0000${value}`;
     let name = byValue.get(key);
@@ -263,9 +263,24 @@ export function withholdSecrets(text: string): IWithheldText {
       byValue.set(key, name);
       values.set(name, value);
     }
-    out += text.slice(at, start) + name;
-    at = end;
+    return name;
+  });
+  return { names, values };
+}
+
+/** Replace every secret in a text by its placeholder. */
+export function withholdSecrets(text: string): IWithheldText {
+  const spans = findSecrets(text);
+  if (spans.length === 0) {
+    return { text, count: 0, values: new Map() };
   }
+  const { names, values } = placeholdersOf(text, spans);
+  let out = '';
+  let at = 0;
+  spans.forEach(({ start, end }, i) => {
+    out += text.slice(at, start) + names[i];
+    at = end;
+  });
   return { text: out + text.slice(at), count: spans.length, values };
 }
 
@@ -298,24 +313,12 @@ export function withholdSecretsInParts(parts: readonly string[]): {
   parts: string[];
   count: number;
 } {
-  const spans = findSecrets(parts.join(''));
+  const whole = parts.join('');
+  const spans = findSecrets(whole);
   if (spans.length === 0) {
     return { parts: [...parts], count: 0 };
   }
-  const values = new Map<string, string>();
-  const perKind = new Map<string, number>();
-  const whole = parts.join('');
-  const names = spans.map(({ start, end, kind }) => {
-    const key = `${kind.label}\u0000${whole.slice(start, end)}`;
-    let name = values.get(key);
-    if (name === undefined) {
-      const n = (perKind.get(kind.label) ?? 0) + 1;
-      perKind.set(kind.label, n);
-      name = placeholder(kind.label, n);
-      values.set(key, name);
-    }
-    return name;
-  });
+  const { names } = placeholdersOf(whole, spans);
   const out: string[] = [];
   let offset = 0;
   for (const part of parts) {

@@ -144,7 +144,6 @@ describe('restoreWithheld', () => {
 
 describe('withholdSecretsInParts', () => {
   it('finds a value the parts cut, and places its placeholder once', () => {
-    const token = 'abc123def456';
     const parts = ['x = 1\ntoken = "abc', '123def', '456"\nprint(x)'];
     const { parts: out, count } = withholdSecretsInParts(parts);
     expect(out.join('')).not.toContain('123def');
@@ -154,7 +153,6 @@ describe('withholdSecretsInParts', () => {
       '"\nprint(x)'
     ]);
     expect(count).toBe(1);
-    expect(token).toBe('abc123def456');
   });
 
   it('leaves parts without secrets as they are', () => {
