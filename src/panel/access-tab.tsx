@@ -159,7 +159,6 @@ export class AccessPanel extends TabBody<AccessTabModel> {
             </p>
           </div>
         )}
-        {this._secrets()}
         <ApplyToAll
           trans={trans}
           disabled={count === 0}
@@ -181,6 +180,7 @@ export class AccessPanel extends TabBody<AccessTabModel> {
         >
           {rows.map(row => this._row(row))}
         </ul>
+        {this._secrets()}
         {this._legend()}
       </div>
     );
@@ -248,21 +248,21 @@ export class AccessPanel extends TabBody<AccessTabModel> {
         </div>
         <p className="jp-AgentPanel-secretsNote">
           {trans.__(
-            'Keys, tokens, private keys, JWTs, passwords in URLs and literals assigned to names like password, secret, token or api_key are replaced by a placeholder such as [secret withheld: GitHub token] in cell text and outputs the agent reads. An edit that keeps a placeholder keeps the value in the cell.'
+            'Keys, tokens, private keys, JWTs, passwords in URLs and literals assigned to names like password, token or api_key read as [secret withheld: …] in the cells and outputs the agent reads; an edit keeping the placeholder keeps the value.'
           )}
         </p>
         <p className="jp-AgentPanel-secretsNote">
           {trans.__(
-            'Not covered: a value in no known format, and what code the agent runs prints: a secret printed into an output is withheld only if it matches a format.'
+            'Not covered: values in other formats. Code the agent runs can still print a secret into an output, which is withheld only if it matches one of these formats.'
           )}
         </p>
         <p className="jp-AgentPanel-secretsNote">
           {model.withholdSecretsByDefault
             ? trans.__(
-                'Notebooks without their own switch withhold secrets (the "Withhold secrets from the agent" setting).'
+                'For notebooks without their own switch, the setting "Withhold secrets from the agent" is on.'
               )
             : trans.__(
-                'Notebooks without their own switch do not withhold secrets (the "Withhold secrets from the agent" setting is off).'
+                'For notebooks without their own switch, the setting "Withhold secrets from the agent" is off.'
               )}
         </p>
       </div>

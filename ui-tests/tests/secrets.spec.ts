@@ -243,7 +243,7 @@ test.describe('secrets', () => {
     });
     await expect(toggle).toBeChecked();
     await expect(panel).toContainText(
-      'a secret printed into an output is withheld only if it matches a format'
+      'Code the agent runs can still print a secret into an output, which is withheld only if it matches one of these formats.'
     );
 
     const withheld = await agent.call<ICells>('jupyter_get_cells', {
