@@ -288,19 +288,34 @@ export function withholdSecrets(text: string): IWithheldText {
 const PLACEHOLDER = /\[secret withheld: [^\]\n]{1,80}\]/g;
 
 /**
- * The source an edit means: `edited` with every placeholder that withholding
- * `original` would have made put back to the value it stands for. A
- * placeholder the original has no value for stays as written.
+ * The source an edit means: `edited` with the placeholders that withholding
+ * `original` made put back to the values they stand for, each as many times
+ * as the withheld original holds it (in order), so an edit can keep a value
+ * where it was but not copy it elsewhere (a second copy stays the
+ * placeholder's text). A placeholder the original has no value for stays
+ * as written.
  */
 export function restoreWithheld(original: string, edited: string): string {
   if (!edited.includes('[secret withheld: ')) {
     return edited;
   }
-  const { values } = withholdSecrets(original);
-  if (values.size === 0) {
+  const withheld = withholdSecrets(original);
+  if (withheld.values.size === 0) {
     return edited;
   }
-  return edited.replace(PLACEHOLDER, name => values.get(name) ?? name);
+  const left = new Map<string, number>();
+  for (const name of withheld.text.match(PLACEHOLDER) ?? []) {
+    left.set(name, (left.get(name) ?? 0) + 1);
+  }
+  return edited.replace(PLACEHOLDER, name => {
+    const value = withheld.values.get(name);
+    const times = left.get(name) ?? 0;
+    if (value === undefined || times === 0) {
+      return name;
+    }
+    left.set(name, times - 1);
+    return value;
+  });
 }
 
 /**

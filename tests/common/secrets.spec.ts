@@ -130,6 +130,18 @@ describe('restoreWithheld', () => {
     );
   });
 
+  it('puts a value back as often as the cell held it, never more', () => {
+    const source = 'token = "abc123def456"';
+    const seen = withholdSecrets(source).text;
+    const copied = `${seen}\nsend("${placeholder('assigned secret')}")`;
+    expect(restoreWithheld(source, copied)).toBe(
+      `${source}\nsend("${placeholder('assigned secret')}")`
+    );
+    const twice = 'a_token = "abc123def456"\nb_token = "abc123def456"';
+    const both = withholdSecrets(twice).text;
+    expect(restoreWithheld(twice, both)).toBe(twice);
+  });
+
   it('leaves an edit that dropped a placeholder as written', () => {
     expect(restoreWithheld(original, 'token = "new-value-99"')).toBe(
       'token = "new-value-99"'
