@@ -323,9 +323,14 @@ export function restoreWithheld(original: string, edited: string): string {
  * anchor's prefix, selected text and suffix): found in the whole, so a
  * value the parts' borders cut is found too. A value's placeholder goes
  * where the value starts, and what of it lies in later parts is dropped.
+ * `shown`: the indexes of the parts a result shows, for the count.
  */
-export function withholdSecretsInParts(parts: readonly string[]): {
+export function withholdSecretsInParts(
+  parts: readonly string[],
+  shown?: readonly number[]
+): {
   parts: string[];
+  /** How many values lay (at least in part) in the parts `shown` (all). */
   count: number;
 } {
   const whole = parts.join('');
@@ -335,8 +340,9 @@ export function withholdSecretsInParts(parts: readonly string[]): {
   }
   const { names } = placeholdersOf(whole, spans);
   const out: string[] = [];
+  const counted = new Set<number>();
   let offset = 0;
-  for (const part of parts) {
+  parts.forEach((part, index) => {
     const from = offset;
     const to = offset + part.length;
     let text = '';
@@ -350,9 +356,12 @@ export function withholdSecretsInParts(parts: readonly string[]): {
         text += names[i];
       }
       at = Math.min(end, to);
+      if (!shown || shown.includes(index)) {
+        counted.add(i);
+      }
     });
     out.push(text + whole.slice(at, to));
     offset = to;
-  }
-  return { parts: out, count: spans.length };
+  });
+  return { parts: out, count: counted.size };
 }

@@ -100,11 +100,14 @@ function textSelection(
   const [, selected] =
     parts === SHOW_PARTS
       ? ['', source.slice(startOffset, endOffset)]
-      : parts([
-          source.slice(0, startOffset),
-          source.slice(startOffset, endOffset),
-          source.slice(endOffset)
-        ]);
+      : parts(
+          [
+            source.slice(0, startOffset),
+            source.slice(startOffset, endOffset),
+            source.slice(endOffset)
+          ],
+          [1]
+        );
   const bounded = boundUtf8(selected, LIMITS.MAX_SELECTED_TEXT_BYTES);
   const selection: ITextSelection = {
     start: toPosition(start),

@@ -49,8 +49,14 @@ export function secretFilter(
   };
 }
 
-/** What a result shows of a text held in consecutive parts. */
-export type PartsFilter = (parts: readonly string[]) => string[];
+/**
+ * What a result shows of a text held in consecutive parts; `shown`, the
+ * parts it returns (all when absent), is what the count is of.
+ */
+export type PartsFilter = (
+  parts: readonly string[],
+  shown?: readonly number[]
+) => string[];
 
 /** The filter that shows every part as it is. */
 export const SHOW_PARTS: PartsFilter = parts => [...parts];
@@ -67,8 +73,8 @@ export function secretPartsFilter(
   if (!withholds(policy, model)) {
     return SHOW_PARTS;
   }
-  return parts => {
-    const withheld = withholdSecretsInParts(parts);
+  return (parts, shown) => {
+    const withheld = withholdSecretsInParts(parts, shown);
     if (withheld.count > 0) {
       call.reportWithheld?.(withheld.count);
     }

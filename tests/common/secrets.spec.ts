@@ -167,6 +167,17 @@ describe('withholdSecretsInParts', () => {
     expect(count).toBe(1);
   });
 
+  it('counts only the values in the parts a result shows', () => {
+    const parts = [
+      'a_token = "abc123def456"\n',
+      'x = 1',
+      '\nb_token = "def456abc123"'
+    ];
+    expect(withholdSecretsInParts(parts).count).toBe(2);
+    expect(withholdSecretsInParts(parts, [1]).count).toBe(0);
+    expect(withholdSecretsInParts(parts, [2]).count).toBe(1);
+  });
+
   it('leaves parts without secrets as they are', () => {
     expect(withholdSecretsInParts(['a', 'b'])).toEqual({
       parts: ['a', 'b'],

@@ -216,16 +216,16 @@ function capped(
  */
 function withheldAnchor(
   anchor: IThreadAnchor,
-  parts: PartsFilter
+  parts: PartsFilter,
+  shown?: readonly number[]
 ): IThreadAnchor {
   if (parts === SHOW_PARTS || anchor.selectedText === undefined) {
     return anchor;
   }
-  const [prefix, selectedText, suffix] = parts([
-    anchor.prefix ?? '',
-    anchor.selectedText,
-    anchor.suffix ?? ''
-  ]);
+  const [prefix, selectedText, suffix] = parts(
+    [anchor.prefix ?? '', anchor.selectedText, anchor.suffix ?? ''],
+    shown
+  );
   const withheld: IThreadAnchor = { ...anchor, selectedText };
   if (anchor.prefix !== undefined) {
     withheld.prefix = prefix;
@@ -326,7 +326,8 @@ function summary(
     thread.anchor.selectedText !== undefined
   ) {
     anchor.selectedText = boundUtf8(
-      withheldAnchor(thread.anchor, parts).selectedText ?? '',
+      // a summary shows the selected text only
+      withheldAnchor(thread.anchor, parts, [1]).selectedText ?? '',
       LIMITS.MAX_SELECTED_TEXT_BYTES
     ).text;
   }
