@@ -86,6 +86,7 @@ export default tseslint.config(
     files: [
       'src/webmcp/**/*.ts',
       'src/jupyter/**/*.ts',
+      'src/common/secrets.ts',
       'tests/**/*.ts',
       'ui-tests/**/*.ts'
     ],

@@ -76,6 +76,11 @@ export interface IToolCall {
   activity: ICellActivity | null;
   /** The latest progress of a long call. */
   progress: IToolProgress | null;
+  /**
+   * How many values in credential formats its result withheld from the
+   * agent (docs/access.md, "Secrets"); 0 when none.
+   */
+  withheld: number;
   startedAt: number;
   finishedAt: number | null;
   /** 'ok' or the error code of the envelope it returned, once finished. */
@@ -136,6 +141,11 @@ export interface IToolCallContext {
   ): void;
   /** Report the progress of long work (listing a big workspace, say). */
   reportProgress(progress: IToolProgress): void;
+  /**
+   * Report that `count` more values in credential formats were withheld
+   * from the result; the call's record adds them up (`IToolCall.withheld`).
+   */
+  reportWithheld(count: number): void;
 }
 
 /**
@@ -356,6 +366,24 @@ export interface IAgentAccess {
   cycleNotebookAccess(
     paths: readonly string[]
   ): Promise<INotebookAccessChange[]>;
+  /**
+   * The owner's setting for notebooks whose own switch says nothing:
+   * whether tool results withhold values in credential formats (on by
+   * default; docs/access.md, "Secrets").
+   */
+  readonly withholdSecretsByDefault: boolean;
+  /** Emitted when that setting changed. */
+  readonly withholdSecretsByDefaultChanged: ISignal<IAgentAccess, boolean>;
+  /**
+   * Whether the tools withhold secrets from what they return of a
+   * notebook: its own switch, else the setting.
+   */
+  withholdsSecrets(notebook: ISharedNotebook): boolean;
+  /**
+   * Set a notebook's own switch (null: it follows the setting); whether it
+   * changed. Heard as a change of the notebook's access (`changed`).
+   */
+  setWithholdSecrets(notebook: ISharedNotebook, value: boolean | null): boolean;
 }
 
 export namespace IAgentAccess {

@@ -9,6 +9,7 @@ import {
   type FileBrowser
 } from '@jupyterlab/filebrowser';
 import { INotebookTracker } from '@jupyterlab/notebook';
+import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { DisposableSet } from '@lumino/disposable';
 
@@ -47,7 +48,8 @@ export const accessPlugin: JupyterFrontEndPlugin<IAgentAccess> = {
     ITranslator,
     ICommandPalette,
     IDefaultFileBrowser,
-    IFileBrowserFactory
+    IFileBrowserFactory,
+    ISettingRegistry
   ],
   activate: (
     app: JupyterFrontEnd,
@@ -55,7 +57,8 @@ export const accessPlugin: JupyterFrontEndPlugin<IAgentAccess> = {
     translator: ITranslator | null,
     palette: ICommandPalette | null,
     defaultBrowser: FileBrowser | null,
-    browserFactory: IFileBrowserFactory | null
+    browserFactory: IFileBrowserFactory | null,
+    settingRegistry: ISettingRegistry | null
   ): IAgentAccess => {
     const set = new DisposableSet();
     wiring = set;
@@ -74,6 +77,24 @@ export const accessPlugin: JupyterFrontEndPlugin<IAgentAccess> = {
           : new BroadcastChannel(RESTRICTIONS_CHANNEL_NAME)
     });
     set.add(access);
+    if (settingRegistry) {
+      const apply = (settings: ISettingRegistry.ISettings) => {
+        access.withholdSecretsByDefault =
+          settings.composite.withholdSecrets !== false;
+      };
+      settingRegistry
+        .load(accessPlugin.id)
+        .then(settings => {
+          apply(settings);
+          settings.changed.connect(apply);
+        })
+        .catch(() => {
+          // unreadable settings: secrets stay withheld (the default)
+          console.warn(
+            'jupyterlite-webmcp: the access settings could not be read; secrets are withheld.'
+          );
+        });
+    }
     const fileBrowsers = (): FileBrowser[] => {
       const browsers: FileBrowser[] = defaultBrowser ? [defaultBrowser] : [];
       browserFactory?.tracker.forEach(browser => {

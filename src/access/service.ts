@@ -35,6 +35,11 @@ import { TabRestrictions } from './announcer';
 import { type IMessageChannel } from './notebook-file';
 import { findNotebookPanel, panelPath } from './panels';
 import {
+  setWithholdSecrets,
+  WITHHOLD_SECRETS_DEFAULT,
+  withholdsSecrets
+} from './secrets';
+import {
   NotebookAccessWriter,
   cycleCellsAccess,
   setCellsAccess
@@ -108,6 +113,33 @@ export class AgentAccessService implements IAgentAccess, IDisposable {
     const changes = await this._writer.cycle(paths);
     changes.forEach(change => this._announced(change));
     return changes;
+  }
+
+  get withholdSecretsByDefault(): boolean {
+    return this._withholdSecretsByDefault;
+  }
+
+  /** Follow the owner's setting (the plugin reads it). */
+  set withholdSecretsByDefault(value: boolean) {
+    if (value !== this._withholdSecretsByDefault) {
+      this._withholdSecretsByDefault = value;
+      this._withholdSecretsByDefaultChanged.emit(value);
+    }
+  }
+
+  get withholdSecretsByDefaultChanged(): ISignal<this, boolean> {
+    return this._withholdSecretsByDefaultChanged;
+  }
+
+  withholdsSecrets(notebook: ISharedNotebook): boolean {
+    return withholdsSecrets(notebook, this._withholdSecretsByDefault);
+  }
+
+  setWithholdSecrets(
+    notebook: ISharedNotebook,
+    value: boolean | null
+  ): boolean {
+    return setWithholdSecrets(notebook, value);
   }
 
   dispose(): void {
@@ -236,6 +268,8 @@ export class AgentAccessService implements IAgentAccess, IDisposable {
   private readonly _notebookOf = new WeakMap<ISharedCell, ISharedNotebook>();
   private _isDisposed = false;
   private _changed = new Signal<this, IAgentAccess.IChange>(this);
+  private _withholdSecretsByDefault = WITHHOLD_SECRETS_DEFAULT;
+  private _withholdSecretsByDefaultChanged = new Signal<this, boolean>(this);
 }
 
 export namespace AgentAccessService {

@@ -16,10 +16,16 @@ export interface ICallTrace {
     cellId: string,
     kind: CellActivityKind
   ): void;
+  /**
+   * Count values in credential formats withheld from the result (the call
+   * stream's calls have it; a trace without it counts nothing).
+   */
+  reportWithheld?(count: number): void;
 }
 
 /** The trace of no call: a signal that never fires, reports dropped. */
 export const NO_CALL: ICallTrace = {
   signal: new AbortController().signal,
-  reportCell: () => undefined
+  reportCell: () => undefined,
+  reportWithheld: () => undefined
 };

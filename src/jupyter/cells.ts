@@ -17,6 +17,7 @@ import { assertCellAccessible } from '../access/guard';
 import { cellNotFoundError, type AccessIntent } from '../access/policy';
 import { LIMITS } from '../limits';
 import { ToolError } from '../common/errors';
+import { withholdSecrets } from '../common/secrets';
 import { type ICallTrace, NO_CALL } from './call';
 import { cellAccess, isCellVisible } from '../access/read';
 import { cellHash } from './cell-cache';
@@ -28,6 +29,7 @@ import {
 } from './notebook';
 import { serializeOutputs, type ISerializedOutput } from './outputs/outputs';
 import { boundChars, boundUtf8 } from '../common/text';
+import { secretFilter, type TextFilter } from './secrets';
 
 /** One cell as a tool returns it (ICellSnapshot). */
 export interface ICellSnapshot {
@@ -49,6 +51,8 @@ export interface ICellSnapshot {
 export interface ISnapshotOptions {
   includeSource: boolean;
   includeOutputs: boolean;
+  /** What the source and outputs go through (secrets withheld); none: as is. */
+  filter?: TextFilter;
 }
 
 /** A cell found by id, with its index. */
@@ -90,8 +94,10 @@ export function assertSourceHash(
       cellId: cell.id,
       expectedSourceHash: expected,
       currentSourceHash: current,
+      // withheld whatever the notebook's switch: this error has no call
+      // to count on, and a preview is for finding the change, not a value
       currentSourcePreview: boundChars(
-        cell.getSource(),
+        withholdSecrets(cell.getSource()).text,
         LIMITS.MAX_PREVIEW_CHARS
       ).text
     });
@@ -123,7 +129,11 @@ export function cellSnapshot(
     sourceHash: cellHash(cell)
   };
   if (options.includeSource) {
-    const bounded = boundUtf8(cell.getSource(), LIMITS.MAX_CELL_SOURCE_BYTES);
+    const source = cell.getSource();
+    const bounded = boundUtf8(
+      options.filter ? options.filter(source) : source,
+      LIMITS.MAX_CELL_SOURCE_BYTES
+    );
     snapshot.source = bounded.text;
     if (bounded.truncated) {
       snapshot.sourceTruncated = true;
@@ -134,7 +144,8 @@ export function cellSnapshot(
     snapshot.executionCount = code.execution_count ?? null;
     if (options.includeOutputs) {
       const { outputs, outputsTruncated } = serializeOutputs(
-        code.getOutputs() as nbformat.IOutput[]
+        code.getOutputs() as nbformat.IOutput[],
+        options.filter
       );
       snapshot.outputs = outputs;
       if (outputsTruncated) {
@@ -267,7 +278,8 @@ export async function getCells(
   try {
     const options: ISnapshotOptions = {
       includeSource: args.includeSource ?? true,
-      includeOutputs: args.includeOutputs ?? false
+      includeOutputs: args.includeOutputs ?? false,
+      filter: secretFilter(resolver, notebook.model, call)
     };
     const { cells, omittedCount, hiddenCellCount } = selectCells(
       notebook.model,

@@ -4,7 +4,9 @@
 import { type NotebookPanel } from '@jupyterlab/notebook';
 
 import { type IJupyterEnvironment } from './environment';
+import { type ICallTrace, NO_CALL } from './call';
 import { focusContext, type IFocusContext } from './focus';
+import { secretPartsFilter } from './secrets';
 import { kernelInfo, type IKernelInfo } from './kernel/action';
 import {
   notebookInfo,
@@ -90,7 +92,8 @@ export async function openDocuments(
 export async function getContext(
   env: IJupyterEnvironment,
   resolver: NotebookResolver,
-  isVisible?: NotebookVisibility
+  isVisible?: NotebookVisibility,
+  call: ICallTrace = NO_CALL
 ): Promise<IContextResult> {
   // everything is read now, at call time; only closed notebook files shown
   // in another widget are judged after
@@ -115,7 +118,10 @@ export async function getContext(
   const live = {
     notebook: notebookInfo(notebook),
     kernel: kernelInfo(panel.sessionContext),
-    focus: focusContext(panel),
+    focus: focusContext(
+      panel,
+      secretPartsFilter(resolver, notebook.model, call)
+    ),
     review: agentVisibleCounts(notebook.model)
   };
   return {

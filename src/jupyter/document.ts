@@ -13,6 +13,8 @@ import { isCellVisible } from '../access/read';
 import { type IJupyterEnvironment } from './environment';
 import { exportMarkdown, type IExportCell } from './outputs/export';
 import { otherTabError, type NotebookResolver } from './notebook';
+import { type ICallTrace, NO_CALL } from './call';
+import { secretFilter } from './secrets';
 
 /** What `jupyter_save_notebook` returns. */
 export interface ISaveResult {
@@ -237,7 +239,8 @@ function notebookLanguage(model: ISharedNotebook): string {
  */
 export async function exportNotebook(
   resolver: NotebookResolver,
-  args: { notebookPath?: string | null; includeOutputs?: boolean }
+  args: { notebookPath?: string | null; includeOutputs?: boolean },
+  call: ICallTrace = NO_CALL
 ): Promise<IExportNotebookResult> {
   const notebook = await resolver.resolveNotebook(args.notebookPath);
   try {
@@ -259,7 +262,8 @@ export async function exportNotebook(
     }
     const exported = exportMarkdown(cells, {
       includeOutputs: args.includeOutputs ?? true,
-      language: notebookLanguage(notebook.model)
+      language: notebookLanguage(notebook.model),
+      filter: secretFilter(resolver, notebook.model, call)
     });
     return {
       notebookPath: notebook.path,

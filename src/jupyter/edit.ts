@@ -17,6 +17,7 @@ import { type NotebookPanel } from '@jupyterlab/notebook';
 import { withAgentAttribution } from '../access/guard';
 import { recordAgentAction } from '../access/provenance';
 import { sourceHash } from '../common/hash';
+import { restoreWithheld } from '../common/secrets';
 import { replaceSource } from '../common/source-edit';
 import { asOwnUndoStep } from '../common/undo-step';
 import { callKey, recordAgentEdit } from '../revert/journal';
@@ -33,6 +34,7 @@ import {
 } from './cells';
 import { ToolError } from '../common/errors';
 import { revealCell } from './navigate';
+import { secretFilter } from './secrets';
 import {
   checkNotebookAccess,
   namesNotebook,
@@ -79,14 +81,24 @@ export interface ICellWriteResult {
   cell: ICellSnapshot;
 }
 
-const SNAPSHOT = { includeSource: true, includeOutputs: false };
-
-/** The snapshot of a cell re-read by id after a write (CELL_NOT_FOUND if gone). */
-function reread(notebook: ILiveNotebook, cellId: string): ICellWriteResult {
+/**
+ * The snapshot of a cell re-read by id after a write (CELL_NOT_FOUND if
+ * gone), its source with secrets withheld as a read's.
+ */
+function reread(
+  resolver: NotebookResolver,
+  notebook: ILiveNotebook,
+  cellId: string,
+  call: ICallTrace
+): ICellWriteResult {
   const { cell, index } = findCell(notebook.model, cellId, 'read');
   return {
     notebook: notebookInfo(notebook),
-    cell: cellSnapshot(cell, index, SNAPSHOT)
+    cell: cellSnapshot(cell, index, {
+      includeSource: true,
+      includeOutputs: false,
+      filter: secretFilter(resolver, notebook.model, call)
+    })
   };
 }
 
@@ -202,7 +214,14 @@ export async function insertCell(
     }
   );
   if (proposals?.reviews(notebook.model, 'insert')) {
-    return proposeInsert(notebook, args, cellType as CellType, call, proposals);
+    return proposeInsert(
+      resolver,
+      notebook,
+      args,
+      cellType as CellType,
+      call,
+      proposals
+    );
   }
   const cellId = writeInsert(
     notebook,
@@ -211,7 +230,7 @@ export async function insertCell(
     source,
     call
   );
-  return afterInsert(notebook, args, cellId);
+  return afterInsert(resolver, notebook, args, cellId, call);
 }
 
 /** The agent's insert: one undo step, provenance and the journal. */
@@ -245,9 +264,11 @@ function writeInsert(
 
 /** Bring the inserted cell into view, then answer with it. */
 async function afterInsert(
+  resolver: NotebookResolver,
   notebook: ILiveNotebook,
   args: IInsertArgs,
-  cellId: string
+  cellId: string,
+  call: ICallTrace
 ): Promise<ICellWriteResult> {
   if (args.activate ?? true) {
     // Best-effort: the cell is inserted, and a failed scroll or focus must
@@ -257,7 +278,7 @@ async function afterInsert(
   // Hidden while the cell was being brought into view: the call answers as
   // for a hidden notebook, and says nothing of what it wrote.
   checkNotebookAccess(notebook, 'read', namesNotebook(args.notebookPath));
-  return reread(notebook, cellId);
+  return reread(resolver, notebook, cellId, call);
 }
 
 /**
@@ -287,6 +308,7 @@ function insertAnchor(
 
 /** Show the insert where it would go, and make it only on Accept. */
 async function proposeInsert(
+  resolver: NotebookResolver,
   notebook: ILiveNotebook,
   args: IInsertArgs,
   cellType: CellType,
@@ -318,7 +340,7 @@ async function proposeInsert(
   switch (outcome.kind) {
     case 'accepted':
       return {
-        ...(await afterInsert(notebook, args, cellId!)),
+        ...(await afterInsert(resolver, notebook, args, cellId!, call)),
         status: 'accepted',
         proposalId: outcome.proposal.id
       };
@@ -412,11 +434,17 @@ export async function updateCell(
     args.expectedSourceHash,
     'Cell changed since it was read.'
   );
+  // A placeholder of a secret the agent kept stands for the value in the
+  // cell: the cell keeps it, and a proposal shows the owner the real text.
+  const restored = {
+    ...args,
+    source: restoreWithheld(cell.getSource(), args.source)
+  };
   if (proposals?.reviews(notebook.model, 'update')) {
-    return proposeUpdate(notebook, args, call, proposals);
+    return proposeUpdate(resolver, notebook, restored, call, proposals);
   }
-  writeSource(notebook, cell, args.source, call);
-  return reread(notebook, args.cellId);
+  writeSource(notebook, cell, restored.source, call);
+  return reread(resolver, notebook, args.cellId, call);
 }
 
 /** The agent's update of a cell: one undo step, attributed to the agent. */
@@ -448,6 +476,7 @@ function callOf(call: ICallTrace): { call?: string } {
 
 /** Stage the update as a proposal and answer as the human decides. */
 async function proposeUpdate(
+  resolver: NotebookResolver,
   notebook: ILiveNotebook,
   args: IUpdateArgs,
   call: ICallTrace,
@@ -476,7 +505,7 @@ async function proposeUpdate(
   switch (outcome.kind) {
     case 'accepted':
       return {
-        ...reread(notebook, args.cellId),
+        ...reread(resolver, notebook, args.cellId, call),
         status: 'accepted',
         proposalId: outcome.proposal.id
       };

@@ -28,6 +28,11 @@ export interface IJupyterEnvironment {
    * of a notebook file read here.
    */
   announced?: IAnnouncedAccess;
+  /**
+   * The owner's setting for notebooks whose own switch says nothing: whether
+   * tool results withhold secrets (absent: they do).
+   */
+  withholdSecrets?(): boolean;
   /** The directory the user is browsing, when a file browser knows it. */
   browsingDirectory(): string | null;
 }

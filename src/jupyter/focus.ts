@@ -10,6 +10,7 @@ import { storedCellAccess } from '../access/read';
 import { partitionVisible } from '../access/policy';
 import { LIMITS } from '../limits';
 import { boundUtf8 } from '../common/text';
+import { type PartsFilter, SHOW_PARTS } from './secrets';
 
 /** A position in a cell's source, zero-based. */
 export interface IPosition {
@@ -42,7 +43,10 @@ export interface IFocusContext {
  * owner hid never appear by id. A hidden active cell reads as no active cell
  * with `hiddenActiveCell: true`; hidden selected cells are only counted.
  */
-export function focusContext(panel: NotebookPanel): IFocusContext {
+export function focusContext(
+  panel: NotebookPanel,
+  parts: PartsFilter = SHOW_PARTS
+): IFocusContext {
   const notebook = panel.content;
   const selected = notebook.widgets
     .filter(cell => notebook.isSelectedOrActive(cell))
@@ -61,7 +65,7 @@ export function focusContext(panel: NotebookPanel): IFocusContext {
     hiddenSelectedCellCount: hiddenCount,
     hiddenActiveCell,
     cursor: editor ? toPosition(editor.getCursorPosition()) : null,
-    textSelection: editor ? textSelection(editor) : null
+    textSelection: editor ? textSelection(editor, parts) : null
   };
 }
 
@@ -74,7 +78,10 @@ function toPosition(position: CodeEditor.IPosition): IPosition {
 }
 
 /** The editor's selection, or null when it is empty. */
-function textSelection(editor: CodeEditor.IEditor): ITextSelection | null {
+function textSelection(
+  editor: CodeEditor.IEditor,
+  parts: PartsFilter
+): ITextSelection | null {
   const range = editor.getSelection();
   let startOffset = editor.getOffsetAt(range.start);
   let endOffset = editor.getOffsetAt(range.end);
@@ -88,10 +95,20 @@ function textSelection(editor: CodeEditor.IEditor): ITextSelection | null {
     [start, end] = [end, start];
   }
   const source = editor.model.sharedModel.getSource();
-  const bounded = boundUtf8(
-    source.slice(startOffset, endOffset),
-    LIMITS.MAX_SELECTED_TEXT_BYTES
-  );
+  // secrets withheld in the whole source, so a selection cutting one
+  // shows none of it
+  const [, selected] =
+    parts === SHOW_PARTS
+      ? ['', source.slice(startOffset, endOffset)]
+      : parts(
+          [
+            source.slice(0, startOffset),
+            source.slice(startOffset, endOffset),
+            source.slice(endOffset)
+          ],
+          [1]
+        );
+  const bounded = boundUtf8(selected, LIMITS.MAX_SELECTED_TEXT_BYTES);
   const selection: ITextSelection = {
     start: toPosition(start),
     end: toPosition(end),

@@ -12,7 +12,9 @@ import { type Notebook, type NotebookPanel } from '@jupyterlab/notebook';
 import { findCell } from './cells';
 import { type IJupyterEnvironment } from './environment';
 import { ToolError } from '../common/errors';
+import { type ICallTrace, NO_CALL } from './call';
 import { focusContext, type IFocusContext, type IPosition } from './focus';
+import { secretPartsFilter } from './secrets';
 import {
   notebookInfo,
   otherTabError,
@@ -252,7 +254,8 @@ function requestedRange(
 export async function focusCell(
   env: IJupyterEnvironment,
   resolver: NotebookResolver,
-  args: IFocusCellArgs
+  args: IFocusCellArgs,
+  call: ICallTrace = NO_CALL
 ): Promise<IFocusCellResult> {
   const resolved = await resolver.resolveNotebook(args.notebookPath);
   let range: { start: IPosition; end: IPosition } | null;
@@ -295,5 +298,8 @@ export async function focusCell(
       }
     }
   }
-  return { notebook: notebookInfo(live), focus: focusContext(panel) };
+  return {
+    notebook: notebookInfo(live),
+    focus: focusContext(panel, secretPartsFilter(resolver, live.model, call))
+  };
 }

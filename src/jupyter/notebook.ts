@@ -16,6 +16,7 @@ import { isHidden, type KnownAccess } from '../access/policy';
 import { notebookAccess } from '../access/read';
 import { assertNotebookAccessible } from '../access/guard';
 import { findNotebookPanel, panelPath } from '../access/panels';
+import { WITHHOLD_SECRETS_DEFAULT, withholdsSecrets } from '../access/secrets';
 import {
   noActiveNotebookError,
   notebookNotFoundError,
@@ -120,6 +121,17 @@ export class NotebookResolver {
 
   /** Background openings in flight, by path (see _openInBackground). */
   private readonly _opening = new Map<string, Promise<NotebookPanel>>();
+
+  /**
+   * Whether what the tools return from a notebook withholds secrets: its
+   * own switch, else the owner's setting for all notebooks.
+   */
+  withholdsSecrets(model: ISharedNotebook): boolean {
+    return withholdsSecrets(
+      model,
+      this._env.withholdSecrets?.() ?? WITHHOLD_SECRETS_DEFAULT
+    );
+  }
 
   /** The notebook the user is working in, or null. */
   currentPanel(): NotebookPanel | null {

@@ -10,7 +10,9 @@
 import { findCell } from './cells';
 import { revealCell } from './navigate';
 import { type IJupyterEnvironment } from './environment';
+import { type ICallTrace, NO_CALL } from './call';
 import { focusContext, type IFocusContext } from './focus';
+import { secretPartsFilter } from './secrets';
 import {
   kernelInfo,
   storedKernelInfo,
@@ -55,7 +57,8 @@ export interface IOpenArgs {
 export async function openNotebook(
   env: IJupyterEnvironment,
   resolver: NotebookResolver,
-  args: IOpenArgs
+  args: IOpenArgs,
+  call: ICallTrace = NO_CALL
 ): Promise<IOpenResult> {
   const activate = args.activate ?? true;
   // Missing, hidden and non-notebook files all fail here, the same way.
@@ -88,7 +91,10 @@ export async function openNotebook(
   return {
     notebook: notebookInfo(notebook),
     kernel: kernelInfo(panel.sessionContext),
-    focus: focusContext(panel),
+    focus: focusContext(
+      panel,
+      secretPartsFilter(resolver, notebook.model, call)
+    ),
     review: agentVisibleCounts(notebook.model)
   };
 }

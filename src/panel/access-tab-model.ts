@@ -103,6 +103,7 @@ export class AccessTabModel implements IDisposable {
     this._access = options.access;
     this._limit = Math.max(1, options.limit ?? MAX_ACCESS_ROWS);
     this._access.changed.connect(this._onAccess, this);
+    this._access.withholdSecretsByDefaultChanged?.connect(this._onNow, this);
     this._proposals = options.proposals ?? null;
     this._registry = options.registry ?? null;
     this._proposals?.modeChanged.connect(this._onNow, this);
@@ -192,6 +193,28 @@ export class AccessTabModel implements IDisposable {
     return rows;
   }
 
+  /**
+   * Whether the tools withhold secrets from what they return of this
+   * notebook (its own switch, else the setting); null without a notebook.
+   */
+  get withholdsSecrets(): boolean | null {
+    const shared = this._panel?.content.model?.sharedModel;
+    return shared ? this._access.withholdsSecrets(shared) : null;
+  }
+
+  /** The owner's setting for notebooks without a switch of their own. */
+  get withholdSecretsByDefault(): boolean {
+    return this._access.withholdSecretsByDefault;
+  }
+
+  /** Sets this notebook's own switch, kept in the notebook. */
+  setWithholdSecrets(value: boolean): void {
+    const shared = this._panel?.content.model?.sharedModel;
+    if (shared) {
+      this._access.setWithholdSecrets(shared, value);
+    }
+  }
+
   /** Gives the cell at `index` an access. */
   setCellAccess(index: number, access: AgentAccess): void {
     const shared = this._panel?.content.model?.sharedModel;
@@ -229,6 +252,7 @@ export class AccessTabModel implements IDisposable {
     this._isDisposed = true;
     this._follow.dispose();
     this._access.changed.disconnect(this._onAccess, this);
+    this._access.withholdSecretsByDefaultChanged?.disconnect(this._onNow, this);
     this._proposals?.modeChanged.disconnect(this._onNow, this);
     this._registry?.statusChanged.disconnect(this._onNow, this);
     this._repaint.dispose();

@@ -180,6 +180,7 @@ export class AccessPanel extends TabBody<AccessTabModel> {
         >
           {rows.map(row => this._row(row))}
         </ul>
+        {this._secrets()}
         {this._legend()}
       </div>
     );
@@ -224,6 +225,56 @@ export class AccessPanel extends TabBody<AccessTabModel> {
         </select>
       </li>
     );
+  }
+
+  /** The notebook's switch for withholding secrets, and what it covers. */
+  private _secrets(): React.ReactElement {
+    const trans = this._trans;
+    const model = this.model;
+    const id = `${this.id}-secrets`;
+    return (
+      <div className="jp-AgentPanel-secrets">
+        <div className="jp-AgentPanel-secretsSwitch">
+          <input
+            id={id}
+            type="checkbox"
+            checked={model.withholdsSecrets ?? true}
+            disabled={model.withholdsSecrets === null}
+            onChange={event => this._setSecrets(event.target.checked)}
+          />
+          <label htmlFor={id}>
+            {trans.__('Withhold secrets in this notebook from the agent')}
+          </label>
+        </div>
+        <p className="jp-AgentPanel-secretsNote">
+          {trans.__(
+            'Keys, tokens, private keys, JWTs, passwords in URLs and literals assigned to names like password, token or api_key read as [secret withheld: …] in the cells and outputs the agent reads; an edit keeping the placeholder keeps the value.'
+          )}
+        </p>
+        <p className="jp-AgentPanel-secretsNote">
+          {trans.__(
+            'Not covered: values in other formats. Code the agent runs can still print a secret into an output, which is withheld only if it matches one of these formats.'
+          )}
+        </p>
+        <p className="jp-AgentPanel-secretsNote">
+          {model.withholdSecretsByDefault
+            ? trans.__(
+                'For notebooks without their own switch, the setting "Withhold secrets from the agent" is on.'
+              )
+            : trans.__(
+                'For notebooks without their own switch, the setting "Withhold secrets from the agent" is off.'
+              )}
+        </p>
+      </div>
+    );
+  }
+
+  private _setSecrets(value: boolean): void {
+    try {
+      this.model.setWithholdSecrets(value);
+    } catch (error) {
+      this._fail(error);
+    }
   }
 
   private _legend(): React.ReactElement {

@@ -34,6 +34,15 @@ export function formatDuration(ms: number, trans: TranslationBundle): string {
   return trans.__('%1 min %2 s', Math.floor(seconds / 60), seconds % 60);
 }
 
+/** How many values in credential formats a call kept from the agent. */
+export function withheldText(count: number, trans: TranslationBundle): string {
+  return trans._n(
+    '%1 secret withheld from the agent',
+    '%1 secrets withheld from the agent',
+    count
+  );
+}
+
 /** A call's outcome in words. */
 export function outcomeText(call: IToolCall, trans: TranslationBundle): string {
   switch (callState(call)) {
@@ -190,6 +199,11 @@ export class ActivityPanel extends TabBody<ActivityModel> {
           )}
         </div>
         {live && <div className="jp-AgentPanel-activityLive">{live}</div>}
+        {call.withheld > 0 && (
+          <div className="jp-AgentPanel-activityWithheld">
+            {withheldText(call.withheld, trans)}
+          </div>
+        )}
         {this._editOf(call)}
         {shown.length > 0 && (
           <div className="jp-AgentPanel-activityCells">

@@ -47,6 +47,7 @@ export class CallLog {
       cellIds: [],
       activity: null,
       progress: null,
+      withheld: 0,
       startedAt: Date.now(),
       finishedAt: null,
       outcome: null
@@ -99,6 +100,13 @@ export class CallLog {
           return;
         }
         call.progress = { ...progress };
+        this._changed(call);
+      },
+      reportWithheld: (count: number) => {
+        if (!open() || !(count > 0)) {
+          return;
+        }
+        call.withheld += count;
         this._changed(call);
       }
     };

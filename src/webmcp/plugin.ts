@@ -47,6 +47,7 @@ export const toolServicesPlugin: JupyterFrontEndPlugin<IToolServices> = {
       kernelspecs: app.serviceManager.kernelspecs,
       multiDocument: labShell !== null,
       announced: access.announced,
+      withholdSecrets: () => access.withholdSecretsByDefault ?? true,
       browsingDirectory: () => fileBrowser?.model.path ?? null
     };
     const visibility = new NotebookVisibilityCache({

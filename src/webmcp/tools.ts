@@ -28,6 +28,7 @@ import {
   resolveComment
 } from '../jupyter/comments/threads';
 import { listWorkspace } from '../jupyter/workspace';
+import { secretFilter } from '../jupyter/secrets';
 import { getOutputSelection } from '../selection/tool';
 import {
   type IOutputSelectionTracker,
@@ -51,13 +52,14 @@ export function coreTools(
 ): IToolDefinition[] {
   const { env, resolver, isNotebookVisible } = services;
   return defineTools<CoreToolName>({
-    jupyter_get_context: async () =>
-      getContext(env, resolver, isNotebookVisible),
+    jupyter_get_context: async (_args, call) =>
+      getContext(env, resolver, isNotebookVisible, call),
     jupyter_list_workspace: async (args, call) =>
       listWorkspace(resolver, args, isNotebookVisible, {
         onProgress: progress => call.reportProgress(progress)
       }),
-    jupyter_open_notebook: async args => openNotebook(env, resolver, args),
+    jupyter_open_notebook: async (args, call) =>
+      openNotebook(env, resolver, args, call),
     jupyter_create_notebook: async args =>
       createNotebook(env, resolver, args, isNotebookVisible),
     jupyter_get_cells: async (args, call) => getCells(resolver, args, call),
@@ -70,11 +72,13 @@ export function coreTools(
       deleteCell(resolver, args, call, proposals),
     jupyter_run_cells: async (args, call) =>
       runCells(resolver, args, call, proposals),
-    jupyter_focus_cell: async args => focusCell(env, resolver, args),
+    jupyter_focus_cell: async (args, call) =>
+      focusCell(env, resolver, args, call),
     jupyter_save_notebook: async args => saveNotebook(env, resolver, args),
     jupyter_kernel_action: async (args, call) =>
       kernelAction(resolver, args, call, proposals),
-    jupyter_export_notebook: async args => exportNotebook(resolver, args)
+    jupyter_export_notebook: async (args, call) =>
+      exportNotebook(resolver, args, call)
   });
 }
 
@@ -85,7 +89,8 @@ export function commentTools(
 ): IToolDefinition[] {
   const services = { env, resolver, review };
   return defineTools<CommentToolName>({
-    jupyter_list_comments: async args => listComments(services, args),
+    jupyter_list_comments: async (args, call) =>
+      listComments(services, args, call),
     jupyter_get_comment: async (args, call) => getComment(services, args, call),
     jupyter_create_comment: async (args, call) =>
       createComment(services, args, call),
@@ -106,10 +111,12 @@ export function selectionTools(
   outputSelection: IOutputSelectionTracker
 ): IToolDefinition[] {
   return defineTools<SelectionToolName>({
-    jupyter_get_output_selection: async () =>
+    jupyter_get_output_selection: async (_args, call) =>
       getOutputSelection(
         outputSelection,
-        path => resolver.findOpenPanel(path)?.content.model?.sharedModel ?? null
+        path =>
+          resolver.findOpenPanel(path)?.content.model?.sharedModel ?? null,
+        (model, text) => secretFilter(resolver, model, call)(text)
       )
   });
 }

@@ -101,7 +101,13 @@ describe('settings schemas', () => {
     const names = readdirSync(path.join(ROOT, 'schema'))
       .filter(name => name.endsWith('.json'))
       .map(name => name.replace(/\.json$/, ''));
-    expect(names.sort()).toEqual(['agent-panel', 'propose', 'relay', 'webmcp']);
+    expect(names.sort()).toEqual([
+      'access',
+      'agent-panel',
+      'propose',
+      'relay',
+      'webmcp'
+    ]);
     for (const name of names) {
       const value = schema(name);
       expect(value.additionalProperties).toBe(false);
@@ -117,5 +123,11 @@ describe('settings schemas', () => {
         });
       }
     }
+  });
+
+  it('withholds secrets by default', () => {
+    const setting = schema('access').properties.withholdSecrets;
+    expect(setting.type).toBe('boolean');
+    expect(setting.default).toBe(true);
   });
 });

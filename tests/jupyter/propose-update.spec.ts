@@ -192,6 +192,30 @@ describe('updateCell in Propose mode', () => {
     expect(proposals.requests).toEqual([]);
   });
 
+  it('shows the owner the real text where the agent kept a withheld secret', async () => {
+    const secret = 'db_password = "correct-horse-42"';
+    cell(0).setSource(secret);
+    const result = updateCell(
+      resolver,
+      {
+        cellId: 'c1',
+        source: 'db_password = "[secret withheld: assigned secret]"\nconnect()',
+        expectedSourceHash: sourceHash('code', secret)
+      },
+      call(),
+      proposals
+    );
+    await flush();
+    expect(proposals.requests[0]).toMatchObject({
+      original: secret,
+      proposed: `${secret}\nconnect()`
+    });
+    proposals.accept(proposals.only);
+    const accepted = await result;
+    expect(cell(0).getSource()).toBe(`${secret}\nconnect()`);
+    expect(JSON.stringify(accepted)).not.toContain('correct-horse-42');
+  });
+
   it('waits; accept writes one undo step attributed to the agent', async () => {
     const result = update('x = 2');
     await flush();

@@ -157,6 +157,27 @@ describe('AccessTabModel', () => {
     ).toEqual(['c', 'd']);
   });
 
+  it('withholds secrets by default, and keeps the notebook’s switch in it', async () => {
+    expect(model.withholdsSecrets).toBe(true);
+    expect(model.withholdSecretsByDefault).toBe(true);
+    const changed = nextChange();
+    model.setWithholdSecrets(false);
+    await changed;
+    expect(model.withholdsSecrets).toBe(false);
+    expect(shared().getMetadata(ACCESS_METADATA_KEY)).toEqual({
+      version: 1,
+      withholdSecrets: false
+    });
+    // the setting applies to notebooks without a switch of their own
+    service.setWithholdSecrets(shared(), null);
+    const setting = nextChange();
+    service.withholdSecretsByDefault = false;
+    await setting;
+    expect(model.withholdsSecrets).toBe(false);
+    service.withholdSecretsByDefault = true;
+    expect(model.withholdsSecrets).toBe(true);
+  });
+
   it('writes a cell’s access through the service, and re-reads it', async () => {
     panel.content.activeCellIndex = 0;
     const changed = nextChange();

@@ -65,6 +65,7 @@ class FakeRegistry implements IWebMcpRegistry {
       cellIds: [],
       activity: null,
       progress: null,
+      withheld: 0,
       startedAt: this.now,
       finishedAt: null,
       outcome: null
@@ -107,6 +108,7 @@ describe('callState and callDuration', () => {
     cellIds: [],
     activity: null,
     progress: null,
+    withheld: 0,
     startedAt: 100,
     finishedAt: null,
     outcome: null
@@ -269,6 +271,7 @@ describe('the Activity texts', () => {
     cellIds: ['c1'],
     activity: null,
     progress: null,
+    withheld: 0,
     startedAt: 0,
     finishedAt: 12,
     outcome: 'CELL_ACCESS_DENIED'
@@ -378,6 +381,22 @@ describe('ActivityPanel', () => {
     );
     link.click();
     expect(opened).toEqual([['dir/a.ipynb', 'c1']]);
+  });
+
+  it('says how many secrets a call withheld, and nothing when none', async () => {
+    create(registry);
+    const quiet = registry.start('jupyter_get_cells');
+    registry.end(quiet);
+    const call = registry.start('jupyter_get_cells');
+    call.withheld = 3;
+    registry.end(call);
+    await until(() => view.node.querySelectorAll('li').length === 2);
+    const [newest, oldest] = view.node.querySelectorAll('li');
+    expect(newest.textContent).toContain('3 secrets withheld from the agent');
+    expect(oldest.textContent).not.toContain('withheld');
+    expect(
+      activityView.withheldText(1, nullTranslator.load('jupyterlite-webmcp'))
+    ).toBe('1 secret withheld from the agent');
   });
 
   it('does not touch the page while hidden, and catches up when shown', async () => {

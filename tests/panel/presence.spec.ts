@@ -64,6 +64,7 @@ class FakeRegistry implements IWebMcpRegistry {
       cellIds: [],
       activity: null,
       progress: null,
+      withheld: 0,
       startedAt: at,
       finishedAt: null,
       outcome: null

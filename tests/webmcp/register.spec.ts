@@ -374,6 +374,31 @@ describe('WebMcpRegistry', () => {
     registry.dispose();
   });
 
+  it('adds up the secrets a call withheld, and drops reports after it ended', async () => {
+    const context = new FakeModelContext();
+    let late: (() => void) | null = null;
+    const registry = new WebMcpRegistry({
+      tools: [
+        tool('jupyter_get_context', async (_args, call) => {
+          call.reportWithheld(2);
+          call.reportWithheld(0);
+          call.reportWithheld(3);
+          late = () => call.reportWithheld(7);
+          return {};
+        })
+      ],
+      validator,
+      findModelContext: () => context,
+      log: quiet
+    });
+    registry.start();
+    await settle();
+    await context.call('jupyter_get_context', {});
+    late!();
+    expect(registry.history.map(call => call.withheld)).toEqual([5]);
+    registry.dispose();
+  });
+
   it('keeps a bounded history of finished calls with their target notebook and cells', async () => {
     const context = new FakeModelContext();
     const seen: Array<{ id: number; cells: string[]; kind: string | null }> =

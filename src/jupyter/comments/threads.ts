@@ -17,6 +17,7 @@ import type { ISharedNotebook } from '@jupyter/ydoc';
 import { assertCellAccessible } from '../../access/guard';
 import { isHidden } from '../../access/policy';
 import { ToolError } from '../../common/errors';
+import { restoreWithheld } from '../../common/secrets';
 import { boundChars, boundUtf8, utf8Length } from '../../common/text';
 import { LIMITS } from '../../limits';
 import {
@@ -49,6 +50,12 @@ import { focusContext } from '../focus';
 import { type IJupyterEnvironment } from '../environment';
 import { cellIndexOf } from '../model-index';
 import { focusCell } from '../navigate';
+import {
+  type PartsFilter,
+  secretFilter,
+  secretPartsFilter,
+  SHOW_PARTS
+} from '../secrets';
 import {
   type INotebookInfo,
   type IResolvedNotebook,
@@ -142,9 +149,15 @@ function invalidAnchor(key: string, message: string): ToolError {
  */
 function anchorStatus(
   model: ISharedNotebook,
-  thread: IReviewThread
+  thread: IReviewThread,
+  parts: PartsFilter
 ): IAnchorStatus {
-  return anchorStatusOf(model, thread, cellIndexOf);
+  const status = anchorStatusOf(model, thread, cellIndexOf);
+  if (status.text === undefined || parts === SHOW_PARTS) {
+    return status;
+  }
+  // the live text of the range, secrets withheld
+  return { ...status, text: parts([status.text])[0] };
 }
 
 /** A thread the agent may see, with its anchored cell's place now. */
@@ -185,10 +198,42 @@ function findThread(
 
 function capped(
   notebookPath: string,
-  thread: IReviewThread
+  thread: IReviewThread,
+  parts: PartsFilter
 ): ICappedThreadResult {
   const { thread: kept, omittedMessages } = cappedThread(thread);
-  return { notebookPath, thread: kept, omittedMessages };
+  return {
+    notebookPath,
+    thread: { ...kept, anchor: withheldAnchor(kept.anchor, parts) },
+    omittedMessages
+  };
+}
+
+/**
+ * An anchor with secrets withheld from the code it holds (its prefix,
+ * selected text and suffix, looked at as one text). A new object: what the
+ * store returns is shared and frozen.
+ */
+function withheldAnchor(
+  anchor: IThreadAnchor,
+  parts: PartsFilter,
+  shown?: readonly number[]
+): IThreadAnchor {
+  if (parts === SHOW_PARTS || anchor.selectedText === undefined) {
+    return anchor;
+  }
+  const [prefix, selectedText, suffix] = parts(
+    [anchor.prefix ?? '', anchor.selectedText, anchor.suffix ?? ''],
+    shown
+  );
+  const withheld: IThreadAnchor = { ...anchor, selectedText };
+  if (anchor.prefix !== undefined) {
+    withheld.prefix = prefix;
+  }
+  if (anchor.suffix !== undefined) {
+    withheld.suffix = suffix;
+  }
+  return withheld;
 }
 
 function reportAnchoredCell(
@@ -265,9 +310,11 @@ const LIST_BUDGET_BYTES = LIMITS.MAX_TOTAL_RESULT_BYTES - 2 * 1024;
 
 function summary(
   model: ISharedNotebook,
-  thread: IReviewThread
+  thread: IReviewThread,
+  parts: PartsFilter
 ): IThreadSummary {
-  const status = anchorStatus(model, thread);
+  // only the anchor's place is shown here, never its text
+  const status = anchorStatus(model, thread, SHOW_PARTS);
   const anchor: IThreadSummary['anchor'] = {
     kind: thread.anchor.kind,
     cellId: thread.anchor.cellId,
@@ -279,7 +326,8 @@ function summary(
     thread.anchor.selectedText !== undefined
   ) {
     anchor.selectedText = boundUtf8(
-      thread.anchor.selectedText,
+      // a summary shows the selected text only
+      withheldAnchor(thread.anchor, parts, [1]).selectedText ?? '',
       LIMITS.MAX_SELECTED_TEXT_BYTES
     ).text;
   }
@@ -335,11 +383,13 @@ function noActiveCellError(path: string): ToolError {
  */
 export async function listComments(
   services: IReviewServices,
-  args: IListCommentsArgs
+  args: IListCommentsArgs,
+  call: ICallTrace = NO_CALL
 ): Promise<IListCommentsResult> {
   const notebook = await services.resolver.resolveNotebook(args.notebookPath);
   return withNotebook(notebook, ({ model, path }) => {
     const status = args.status ?? 'open';
+    const parts = secretPartsFilter(services.resolver, model, call);
     const limit = Math.min(
       args.limit ?? LIMITS.MAX_COMMENTS_RETURNED,
       LIMITS.MAX_COMMENTS_RETURNED
@@ -371,7 +421,7 @@ export async function listComments(
     };
     const items = matching
       .slice(0, limit)
-      .map(({ thread }) => summary(model, thread));
+      .map(({ thread }) => summary(model, thread, parts));
     const settle = (kept: IThreadSummary[]) => {
       result.threads = kept;
       result.omittedCount = matching.length - kept.length;
@@ -437,13 +487,22 @@ export async function getComment(
         found.cellIndex,
         {
           includeSource: true,
-          includeOutputs: found.thread.anchor.kind === 'output'
+          includeOutputs: found.thread.anchor.kind === 'output',
+          filter: secretFilter(services.resolver, model, call)
         }
       );
     }
     const result: IGetCommentResult = {
-      ...capped(path, found.thread),
-      anchorStatus: anchorStatus(model, found.thread),
+      ...capped(
+        path,
+        found.thread,
+        secretPartsFilter(services.resolver, model, call)
+      ),
+      anchorStatus: anchorStatus(
+        model,
+        found.thread,
+        secretPartsFilter(services.resolver, model, call)
+      ),
       context,
       hiddenCellCount: 0
     };
@@ -543,7 +602,9 @@ function liveAnchor(
     const source = cell.getSource();
     let range: ISourceSelection | null = args.selection ?? null;
     if (args.text !== undefined) {
-      range = rangeOfText(source, args.text);
+      // text the agent read with secrets withheld: their placeholders
+      // stand for the values in the source
+      range = rangeOfText(source, restoreWithheld(source, args.text));
       if (!range) {
         throw anchorStaleError(
           `The text given as anchor.text is not in the current source of cell "${cellId}". Read the cell again and pass an exact substring of it.`,
@@ -603,7 +664,7 @@ export async function createComment(
   });
   call.reportCell(path, args.anchor.cellId, 'editing');
   return {
-    ...capped(path, thread),
+    ...capped(path, thread, secretPartsFilter(services.resolver, model, call)),
     counts: services.review.counts(model)
   };
 }
@@ -654,7 +715,11 @@ export async function replyComment(
     body: args.message,
     author: AGENT_AUTHOR
   });
-  return capped(path, updated);
+  return capped(
+    path,
+    updated,
+    secretPartsFilter(services.resolver, model, call)
+  );
 }
 
 /**
@@ -676,7 +741,11 @@ export async function resolveComment(
     'resolved',
     closing.trim() === '' ? undefined : { body: closing, author: AGENT_AUTHOR }
   );
-  return capped(path, updated);
+  return capped(
+    path,
+    updated,
+    secretPartsFilter(services.resolver, model, call)
+  );
 }
 
 /** Reopen a thread; no message is added, its history is kept. */
@@ -686,7 +755,11 @@ export async function reopenComment(
   call: ICallTrace = NO_CALL
 ): Promise<ICappedThreadResult> {
   const { model, path, thread } = await writableThread(services, args, call);
-  return capped(path, services.review.setStatus(model, thread.id, 'open'));
+  return capped(
+    path,
+    services.review.setStatus(model, thread.id, 'open'),
+    secretPartsFilter(services.resolver, model, call)
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -704,10 +777,11 @@ export interface IFocusCommentResult {
 function focusTarget(
   review: IReviewStore,
   model: ISharedNotebook,
-  threadId: string
+  threadId: string,
+  parts: PartsFilter
 ): { found: IVisibleThread; status: IAnchorStatus } {
   const found = findThread(review, model, threadId, 'read');
-  const status = anchorStatus(model, found.thread);
+  const status = anchorStatus(model, found.thread, parts);
   if (found.cellIndex < 0 || !status.cellExists) {
     throw anchorStaleError(
       `The cell review thread "${threadId}" is attached to no longer exists; there is nothing to show.`,
@@ -732,7 +806,12 @@ export async function focusComment(
   const resolved = await resolver.resolveNotebook(args.notebookPath);
   let target: { found: IVisibleThread; status: IAnchorStatus };
   try {
-    target = focusTarget(review, resolved.model, args.threadId);
+    target = focusTarget(
+      review,
+      resolved.model,
+      args.threadId,
+      secretPartsFilter(resolver, resolved.model, call)
+    );
   } finally {
     resolved.release();
   }
@@ -743,6 +822,7 @@ export async function focusComment(
       : undefined;
   let focused: { notebook: INotebookInfo };
   try {
+    // its focus state is not returned here: nothing of it to withhold
     focused = await focusCell(env, resolver, {
       notebookPath: args.notebookPath,
       cellId: thread.anchor.cellId,
@@ -762,7 +842,9 @@ export async function focusComment(
   return {
     notebookPath: resolved.path,
     threadId: thread.id,
-    anchorStatus: model ? anchorStatus(model, thread) : target.status,
+    anchorStatus: model
+      ? anchorStatus(model, thread, secretPartsFilter(resolver, model, call))
+      : target.status,
     notebook: focused.notebook
   };
 }

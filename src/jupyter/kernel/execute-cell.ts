@@ -10,6 +10,7 @@ import { LIMITS } from '../../limits';
 import { type KernelActivity } from './activity';
 import { type KernelReach } from './reach';
 import { outputSummary, serializeOutput } from '../outputs/outputs';
+import { SHOW_TEXT, type TextFilter } from '../secrets';
 import { type ITarget } from './run-targets';
 import { boundChars } from '../../common/text';
 
@@ -42,6 +43,8 @@ export interface IRunContext {
    * code differs is not run. Null when the run needed no approval.
    */
   approved?: Map<string, string> | null;
+  /** What outputs go through before the agent sees them (secrets withheld). */
+  filter?: TextFilter;
 }
 
 /**
@@ -185,7 +188,14 @@ export async function executeCode(
   if (settled === 'lost' && !widget.isDisposed && widget.model) {
     return {
       stoppedByAbort: false,
-      result: unreachable(target, index, context.reach!, true, widget)
+      result: unreachable(
+        target,
+        index,
+        context.reach!,
+        true,
+        widget,
+        context.filter
+      )
     };
   }
   if (settled === 'queued') {
@@ -216,6 +226,7 @@ export async function executeCode(
     target,
     index,
     widget,
+    context.filter ?? SHOW_TEXT,
     settled === 'lost' ? undefined : settled
   );
   if (interrupted && result.status === 'ok') {
@@ -272,7 +283,8 @@ function unreachable(
   index: number,
   reach: KernelReach,
   sent: boolean,
-  widget?: CodeCell
+  widget?: CodeCell,
+  filter: TextFilter = SHOW_TEXT
 ): ICellRunResult {
   const { kernelStatus, connectionStatus } = reach.state;
   const dead = kernelStatus === 'dead';
@@ -287,7 +299,7 @@ function unreachable(
       : `No reply: ${why} while the cell ran; if the connection comes back, the cell may still finish.`;
   const evalue = `${what} Restart the kernel with jupyter_kernel_action (every variable is lost), or wait and run again.`;
   if (widget) {
-    const result = codeResult(target, index, widget, undefined, evalue);
+    const result = codeResult(target, index, widget, filter, undefined, evalue);
     result.outputSummary = boundChars(
       `${what} ${result.outputSummary}`,
       LIMITS.MAX_SUMMARY_CHARS
@@ -338,6 +350,7 @@ function codeResult(
   target: ITarget,
   index: number,
   widget: CodeCell,
+  filter: TextFilter,
   reply: KernelMessage.IExecuteReplyMsg | undefined,
   noReply = 'No reply.'
 ): ICellRunResult {
@@ -347,7 +360,7 @@ function codeResult(
     index,
     status: 'ok',
     executionCount: widget.model.executionCount,
-    outputSummary: outputSummary(outputs)
+    outputSummary: outputSummary(outputs, filter)
   };
   const status = reply?.content.status;
   if (status === 'error' || status === 'aborted' || !reply) {
@@ -363,7 +376,8 @@ function codeResult(
           content?.evalue ??
           (reply ? 'The kernel aborted the execution.' : noReply),
         traceback: content?.traceback ?? []
-      }
+      },
+      filter
     );
     result.ename = serialized.ename;
     result.evalue = serialized.evalue;

@@ -16,6 +16,7 @@ import { type CodeCell, type MarkdownCell } from '@jupyterlab/cells';
 
 import { assertNotebookAccessible } from '../../access/guard';
 import { recordAgentAction } from '../../access/provenance';
+import { secretFilter } from '../secrets';
 import { type ICallTrace } from '../call';
 import { isHidden, mayWrite } from '../../access/policy';
 import { cellAccess, notebookAccess } from '../../access/read';
@@ -165,7 +166,8 @@ export async function runCells(
     signal,
     stop: null,
     addressedByPath: namesNotebook(args.notebookPath),
-    approved: approval?.hashes ?? null
+    approved: approval?.hashes ?? null,
+    filter: secretFilter(resolver, notebook.model, call)
   };
   const results: ICellRunResult[] = [];
   let failed = false;

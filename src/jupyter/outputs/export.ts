@@ -12,6 +12,7 @@ import type * as nbformat from '@jupyterlab/nbformat';
 import { LIMITS } from '../../limits';
 import { jsonEscapedPrefix, jsonStringBytes } from '../../common/json';
 import { type ISerializedOutput, serializeOutput } from './outputs';
+import { SHOW_TEXT, type TextFilter } from '../secrets';
 import { TRUNCATION_MARKER } from '../../common/text';
 
 /** A cell as the export sees it; the caller has left out hidden cells. */
@@ -25,6 +26,11 @@ export interface IExportOptions {
   includeOutputs: boolean;
   /** The fence language of code cells; `python` when not given. */
   language?: string;
+  /**
+   * What each cell's source and outputs go through (secrets withheld), as
+   * the cell is written: a cell past the end is never looked at.
+   */
+  filter?: TextFilter;
 }
 
 export interface IExportResult {
@@ -130,6 +136,10 @@ function outputBlocks(output: ISerializedOutput): IBlock[] {
 
 /** A cell as blocks, in document order. */
 function cellBlocks(cell: IExportCell, options: IExportOptions): IBlock[] {
+  const filter = options.filter ?? SHOW_TEXT;
+  if (filter !== SHOW_TEXT) {
+    cell = { ...cell, source: filter(cell.source) };
+  }
   if (cell.type === 'markdown') {
     const closer = openFenceCloser(cell.source);
     // Verbatim, except that a fence the cell leaves open is closed, so it
@@ -145,7 +155,7 @@ function cellBlocks(cell: IExportCell, options: IExportOptions): IBlock[] {
     const outputs = cell.outputs ?? [];
     const shown = outputs.slice(0, LIMITS.MAX_OUTPUTS_PER_CELL);
     for (const output of shown) {
-      blocks.push(...outputBlocks(serializeOutput(output)));
+      blocks.push(...outputBlocks(serializeOutput(output, filter)));
     }
     if (outputs.length > shown.length) {
       const more = outputs.length - shown.length;

@@ -11,7 +11,13 @@ import { baseMime, isJsonMime, multiline, textOf } from '../../common/mime';
 import { LIMITS } from '../../limits';
 import { cleanBound } from './ansi';
 import { boundedHtmlText } from './html';
-import { boundChars, utf8Length } from '../../common/text';
+import {
+  boundChars,
+  boundUtf8,
+  type IBoundedText,
+  utf8Length
+} from '../../common/text';
+import { SHOW_TEXT, type TextFilter } from '../secrets';
 
 /** One text-like MIME entry of an execute_result or display_data output. */
 export interface ITextDataEntry {
@@ -161,17 +167,47 @@ export function mediaBytes(value: unknown): number {
 type OutputRecord = { [key: string]: unknown };
 
 /**
- * One output as bounded plain JSON (see `ISerializedOutput`). Every text is
- * ANSI-stripped before it is bounded; a cut field ends in the truncation
- * marker and sets `truncated`.
+ * How far past its bound a text is read when secrets are withheld, so a
+ * value the bound cuts is still found whole (then withheld) before the
+ * final cut: longer than any value of a kind but a private key, which is
+ * found cut short too.
  */
-export function serializeOutput(output: nbformat.IOutput): ISerializedOutput {
+const SECRET_MARGIN_BYTES = 8 * 1024;
+
+/**
+ * `bound(text, maxBytes)` through `filter`: the text bounded with a margin,
+ * filtered, then bounded.
+ */
+function boundThrough(
+  text: string,
+  maxBytes: number,
+  filter: TextFilter,
+  bound: (text: string, maxBytes: number) => IBoundedText
+): IBoundedText {
+  if (filter === SHOW_TEXT) {
+    return bound(text, maxBytes);
+  }
+  const wide = bound(text, maxBytes + SECRET_MARGIN_BYTES);
+  const cut = boundUtf8(filter(wide.text), maxBytes);
+  return { text: cut.text, truncated: wide.truncated || cut.truncated };
+}
+
+/**
+ * One output as bounded plain JSON (see `ISerializedOutput`). Every text is
+ * ANSI-stripped, then goes through `filter` (secrets withheld, when they
+ * are) before it is bounded; a cut field ends in the truncation marker and
+ * sets `truncated`.
+ */
+export function serializeOutput(
+  output: nbformat.IOutput,
+  filter: TextFilter = SHOW_TEXT
+): ISerializedOutput {
   const record = output as OutputRecord;
   const outputType =
     typeof record.output_type === 'string' ? record.output_type : 'unknown';
   const result: ISerializedOutput = { outputType, truncated: false };
   const put = (value: unknown, maxBytes: number): string => {
-    const bounded = cleanBound(textOf(value), maxBytes);
+    const bounded = boundThrough(textOf(value), maxBytes, filter, cleanBound);
     result.truncated ||= bounded.truncated;
     return bounded.text;
   };
@@ -200,7 +236,7 @@ export function serializeOutput(output: nbformat.IOutput): ISerializedOutput {
       if (typeof record.execution_count === 'number') {
         result.executionCount = record.execution_count;
       }
-      serializeBundle(record.data, result, put);
+      serializeBundle(record.data, result, put, filter);
       break;
     default:
       break;
@@ -212,7 +248,8 @@ export function serializeOutput(output: nbformat.IOutput): ISerializedOutput {
 function serializeBundle(
   data: unknown,
   result: ISerializedOutput,
-  put: (value: unknown, maxBytes: number) => string
+  put: (value: unknown, maxBytes: number) => string,
+  filter: TextFilter
 ): void {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return;
@@ -225,7 +262,12 @@ function serializeBundle(
     if (mime === 'text/plain' && result.text === undefined) {
       result.text = put(value, LIMITS.MAX_TEXT_OUTPUT_BYTES);
     } else if (mime === 'text/html' && result.html === undefined) {
-      const html = boundedHtmlText(textOf(value), LIMITS.MAX_HTML_OUTPUT_BYTES);
+      const html = boundThrough(
+        textOf(value),
+        LIMITS.MAX_HTML_OUTPUT_BYTES,
+        filter,
+        boundedHtmlText
+      );
       result.html = html.text;
       result.truncated ||= html.truncated;
     } else if (!isTextLike(mimeType, value)) {
@@ -234,7 +276,12 @@ function serializeBundle(
       // The first entry may be cut to the whole budget, so one large JSON
       // value still comes back as text; a later entry that no longer fits
       // in what remains is left out.
-      const bounded = cleanBound(mimeText(mimeType, value), budget);
+      const bounded = boundThrough(
+        mimeText(mimeType, value),
+        budget,
+        filter,
+        cleanBound
+      );
       if (bounded.truncated && textData.length > 0) {
         result.truncated = true;
         continue;
@@ -256,13 +303,14 @@ function serializeBundle(
   }
 }
 
-/** At most `MAX_OUTPUTS_PER_CELL` outputs, serialized. */
+/** At most `MAX_OUTPUTS_PER_CELL` outputs, serialized through `filter`. */
 export function serializeOutputs(
-  outputs: readonly nbformat.IOutput[]
+  outputs: readonly nbformat.IOutput[],
+  filter: TextFilter = SHOW_TEXT
 ): ISerializedOutputs {
   const kept = outputs.slice(0, LIMITS.MAX_OUTPUTS_PER_CELL);
   return {
-    outputs: kept.map(serializeOutput),
+    outputs: kept.map(output => serializeOutput(output, filter)),
     outputsTruncated: outputs.length > kept.length
   };
 }
@@ -298,7 +346,10 @@ function summaryPiece(output: ISerializedOutput): string {
  * `[mime/type N bytes]` for media), whitespace runs collapsed to one space,
  * outputs separated by ` | `. `(no output)` when there is nothing to show.
  */
-export function outputSummary(outputs: readonly nbformat.IOutput[]): string {
+export function outputSummary(
+  outputs: readonly nbformat.IOutput[],
+  filter: TextFilter = SHOW_TEXT
+): string {
   const max = LIMITS.MAX_SUMMARY_CHARS;
   const pieces: string[] = [];
   let length = 0;
@@ -308,7 +359,7 @@ export function outputSummary(outputs: readonly nbformat.IOutput[]): string {
       // the cut below is certain (and marked): the rest cannot show.
       break;
     }
-    const serialized = serializeOutput(output);
+    const serialized = serializeOutput(output, filter);
     const piece = summaryPiece(serialized).replace(/\s+/g, ' ').trim();
     if (piece !== '') {
       pieces.push(piece);

@@ -145,6 +145,40 @@ describe('the comment tools', () => {
     disposePanel(panel, tracker);
   });
 
+  describe('secrets in anchored code', () => {
+    const TOKEN = 'ghp_' + 'R7kQ2mXw'.repeat(4) + 'Zt9B';
+    const SEEN = '[secret withheld: GitHub token]';
+
+    it('withholds them from the anchor, its context and its live text; a placeholder anchors by text', async () => {
+      const cell = live().cells[1];
+      cell.setSource(`headers = {"Authorization": "${TOKEN}"}\nfetch(headers)`);
+      const created = await createComment(services, {
+        anchor: {
+          kind: 'source-range',
+          cellId: cell.id,
+          text: `"${SEEN}"}`
+        },
+        message: 'Keep the token out of the notebook.'
+      });
+      expect(JSON.stringify(created)).not.toContain(TOKEN);
+      expect(created.thread.anchor.selectedText).toBe(`"${SEEN}"}`);
+      // the store keeps the real text the anchor was made on
+      const stored = store
+        .threads(live())
+        .find(thread => thread.id === created.thread.id)!;
+      expect(stored.anchor.selectedText).toBe(`"${TOKEN}"}`);
+      const listed = await listComments(services, {});
+      expect(JSON.stringify(listed)).not.toContain(TOKEN);
+      expect(JSON.stringify(listed)).toContain(SEEN);
+      const read = await getComment(services, {
+        threadId: created.thread.id
+      });
+      expect(JSON.stringify(read)).not.toContain(TOKEN);
+      expect(read.anchorStatus.text).toBe(`"${SEEN}"}`);
+      expect(read.context.cell?.source).toContain(SEEN);
+    });
+  });
+
   describe('jupyter_list_comments', () => {
     it('lists the visible threads newest first, with live anchor states', async () => {
       const all = await listComments(services, { status: 'all' });
