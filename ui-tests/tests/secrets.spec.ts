@@ -100,7 +100,7 @@ function expectNoSecret(what: string, text: string | undefined): void {
 }
 
 test.describe('secrets', () => {
-  test('every read tool withholds every kind and no near miss; an update keeps the values @rule', async ({
+  test('every read tool withholds every kind and no near miss; an update keeps the values @backend', async ({
     jupyter,
     human,
     agent
