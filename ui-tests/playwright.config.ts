@@ -36,7 +36,16 @@ process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 const REPO = path.resolve(__dirname, '..');
 
 type ServerName =
-  'lab' | 'notebook' | 'lite' | 'lab-rtc' | 'lab-example' | 'lite-example';
+  | 'lab'
+  | 'notebook'
+  | 'lite'
+  | 'lab-rtc'
+  | 'lab-example'
+  | 'lite-example'
+  | 'assistant-lab'
+  | 'assistant-lite'
+  | 'assistant0-lab'
+  | 'model';
 type Ports = Record<ServerName, number>;
 
 const SERVERS: ServerName[] = [
@@ -45,7 +54,11 @@ const SERVERS: ServerName[] = [
   'lite',
   'lab-rtc',
   'lab-example',
-  'lite-example'
+  'lite-example',
+  'assistant-lab',
+  'assistant-lite',
+  'assistant0-lab',
+  'model'
 ];
 
 /**
@@ -86,6 +99,13 @@ function serverPorts(): Ports {
 const PORTS = serverPorts();
 const baseURL = (server: ServerName) => `http://127.0.0.1:${PORTS[server]}`;
 
+/**
+ * The scripted model's base URL (ui-tests/assistant/model.mjs), known before
+ * any server starts: start.py writes it into the assistant servers'
+ * settings, the tests reach its control API (ui-tests/assistant.ts).
+ */
+process.env.UI_TESTS_MODEL_URL = `${baseURL('model')}/v1`;
+
 /** The Python with jupyterlab, notebook, jupyterlite and ipykernel. */
 const PYTHON =
   process.env.UI_TESTS_PYTHON ??
@@ -124,7 +144,10 @@ type ProjectName =
   | 'bridges-lab'
   | 'bridges-lite'
   | 'example-lab'
-  | 'example-lite';
+  | 'example-lite'
+  | 'assistant-lab'
+  | 'assistant-lite'
+  | 'assistant0-lab';
 
 const SERVER_OF: Record<ProjectName, ServerName> = {
   lab: 'lab',
@@ -136,7 +159,10 @@ const SERVER_OF: Record<ProjectName, ServerName> = {
   'bridges-lab': 'lab',
   'bridges-lite': 'lite',
   'example-lab': 'lab-example',
-  'example-lite': 'lite-example'
+  'example-lite': 'lite-example',
+  'assistant-lab': 'assistant-lab',
+  'assistant-lite': 'assistant-lite',
+  'assistant0-lab': 'assistant0-lab'
 };
 
 /**
@@ -178,9 +204,13 @@ const SERVER_TIMEOUT: Record<ServerName, number> = {
   notebook: 120_000,
   'lab-rtc': 120_000,
   'lab-example': 120_000,
+  'assistant-lab': 120_000,
+  'assistant0-lab': 120_000,
+  model: 30_000,
   // may first rebuild demo/_output (seconds with demo/.cache, minutes without)
   lite: 600_000,
-  'lite-example': 600_000
+  'lite-example': 600_000,
+  'assistant-lite': 600_000
 };
 
 type WebServer = Exclude<
@@ -193,11 +223,24 @@ type AppProject = Project<
 >;
 
 function webServer(server: ServerName): WebServer {
+  if (server === 'model') {
+    return {
+      name: server,
+      command: `${JSON.stringify(process.execPath)} assistant/model.mjs ${PORTS.model}`,
+      cwd: __dirname,
+      url: `${baseURL('model')}/control/health`,
+      reuseExistingServer: false,
+      timeout: SERVER_TIMEOUT.model,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+      stdout: 'ignore',
+      stderr: 'pipe'
+    };
+  }
   return {
     name: server,
     command: `${JSON.stringify(PYTHON)} servers/start.py ${server} ${PORTS[server]}`,
     cwd: __dirname,
-    url: `${baseURL(server)}${server.startsWith('lite') ? '/lab/index.html' : '/api'}`,
+    url: `${baseURL(server)}${server.endsWith('lite') || server.startsWith('lite') ? '/lab/index.html' : '/api'}`,
     reuseExistingServer: false,
     timeout: SERVER_TIMEOUT[server],
     // SIGTERM lets Jupyter shut its kernels down and start.py remove its
@@ -217,9 +260,15 @@ const BRIDGE_SPECS = /(^|\/)bridge-[^/]*\.spec\.ts$/;
 /** The specs of the example extension: only the example-* projects run them. */
 const EXAMPLE_SPECS = /(^|\/)example-[^/]*\.spec\.ts$/;
 
-const needed = new Set(
-  selectedProjects(process.argv).map(name => SERVER_OF[name])
-);
+/** The in-app assistant's specs: only the assistant* projects run them. */
+const ASSISTANT_SPECS = /(^|\/)assistant-[^/]*\.spec\.ts$/;
+
+const selected = selectedProjects(process.argv);
+const needed = new Set<ServerName>(selected.map(name => SERVER_OF[name]));
+// the assistants' servers are answered by the scripted model
+if (selected.some(name => name.startsWith('assistant'))) {
+  needed.add('model');
+}
 
 function project(
   name: ProjectName,
@@ -233,7 +282,8 @@ function project(
       /mcp-client.*\.spec\.ts$/,
       RTC_SPECS,
       BRIDGE_SPECS,
-      EXAMPLE_SPECS
+      EXAMPLE_SPECS,
+      ASSISTANT_SPECS
     ],
     grepInvert: /@no-webmcp\b/,
     ...extra,
@@ -382,6 +432,42 @@ export default defineConfig<IAppOptions>({
           ...(app === 'lite' ? { expect: { timeout: 20_000 } } : {})
         }
       )
+    ),
+    // the in-app assistant, answered by the scripted model
+    // (assistant/model.mjs): jupyter-ai-lite 0.21 in JupyterLab (every
+    // assistant spec) and in JupyterLite (the tests tagged @lite, where the
+    // app's chat, settings and contents differ), jupyterlite-ai 0.20 in
+    // JupyterLab (the tests tagged @ai0: the tools offered there too)
+    project(
+      'assistant-lab',
+      { appKind: 'lab' },
+      {
+        testIgnore: undefined,
+        testMatch: ASSISTANT_SPECS,
+        grepInvert: undefined
+      }
+    ),
+    project(
+      'assistant-lite',
+      { appKind: 'lite' },
+      {
+        testIgnore: undefined,
+        testMatch: ASSISTANT_SPECS,
+        grep: /@lite\b/,
+        grepInvert: undefined,
+        timeout: 180_000,
+        expect: { timeout: 20_000 }
+      }
+    ),
+    project(
+      'assistant0-lab',
+      { appKind: 'lab' },
+      {
+        testIgnore: undefined,
+        testMatch: ASSISTANT_SPECS,
+        grep: /@ai0\b/,
+        grepInvert: undefined
+      }
     )
   ],
   webServer: SERVERS.filter(server => needed.has(server)).map(webServer)

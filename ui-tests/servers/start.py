@@ -91,7 +91,19 @@ DEFAULT_SITE = DEMO / "_output"
 PRIVATE_SITE = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site"
 SITE_MARKER = ".jupyterlite-webmcp-demo"
 TMP_PREFIX = "jlwebmcp-ui-"
-SERVER_KINDS = ("lab", "notebook", "lab-rtc", "lab-example")
+SERVER_KINDS = ("lab", "notebook", "lab-rtc", "lab-example", "assistant-lab", "assistant0-lab")
+#: the in-app assistant each assistant kind loads beside this extension (its
+#: labextensions fetched by ui-tests/assistant/fetch.py)
+ASSISTANT_OF = {
+    "assistant-lab": "jupyter-ai-lite",
+    "assistant-lite": "jupyter-ai-lite",
+    "assistant0-lab": "jupyterlite-ai",
+}
+#: the settings plugin of each assistant's model providers
+ASSISTANT_SETTINGS = {
+    "jupyter-ai-lite": "@jupyter-ai/jupyternaut-lite:settings-model",
+    "jupyterlite-ai": "@jupyternaut/persona:settings-model",
+}
 #: the example extension built on this one's tokens (lab-example, lite-example)
 EXAMPLE = REPO / "examples" / "notebook-stats" / "labextension"
 #: the server extensions of jupyter-collaboration, disabled unless kind is lab-rtc
@@ -104,6 +116,8 @@ RTC_LABEXTENSIONS = ("@jupyter/docprovider-extension", "@jupyter/collaboration-e
 SITE_WITHOUT = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site-without"
 #: the shadow Lite site with the example extension too (lite-example)
 SITE_EXAMPLE = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site-example"
+#: the shadow Lite site with jupyter-ai-lite too (assistant-lite)
+SITE_ASSISTANT = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site-assistant"
 
 #: user settings written into the isolated settings dir: no news or update
 #: toasts popping over the notebook while the tests run
@@ -113,6 +127,49 @@ SETTINGS = {
         "checkForUpdates": False,
     },
 }
+
+def assistant_labextensions(name: str) -> Path:
+    """The assistant's labextensions, fetched from PyPI the first time."""
+    sys.path.insert(0, str(UI_TESTS / "assistant"))
+    from fetch import fetch  # noqa: PLC0415
+
+    return fetch(name)
+
+
+def assistant_settings(name: str) -> dict:
+    """Settings overrides: the assistant answered by the scripted model.
+
+    The model's base URL is ``UI_TESTS_MODEL_URL`` (playwright.config.ts
+    starts ui-tests/assistant/model.mjs on a port it chose). No secrets
+    manager (the key is a plain setting), tools on, and JupyterLab's news
+    toast off: it would sit over the chat's Send button.
+    """
+    url = os.environ.get("UI_TESTS_MODEL_URL")
+    if not url:
+        log("error: UI_TESTS_MODEL_URL is not set (the scripted model's base URL)")
+        sys.exit(3)
+    return {
+        ASSISTANT_SETTINGS[name]: {
+            "useSecretsManager": False,
+            "providers": [
+                {
+                    "id": "scripted",
+                    "name": "Scripted",
+                    "provider": "generic",
+                    "model": "scripted",
+                    "apiKey": "none",
+                    "baseURL": url,
+                }
+            ],
+            "defaultProvider": "scripted",
+            "toolsEnabled": True,
+        },
+        "@jupyterlab/apputils-extension:notification": {
+            "fetchNews": "false",
+            "checkForUpdates": False,
+        },
+    }
+
 
 def log_path(kind: str) -> Path:
     """Where a server's output goes (git-ignored, overwritten by the next run)."""
@@ -169,7 +226,9 @@ def example_package() -> dict:
     return json.loads(pkg_json.read_text(encoding="utf-8"))
 
 
-def curate_labextensions(target: Path, rtc: bool, example: bool = False) -> list[str]:
+def curate_labextensions(
+    target: Path, rtc: bool, example: bool = False, assistant: str | None = None
+) -> list[str]:
     """Link the labextensions the server should load into ``target``.
 
     The repository's build comes first (whether or not it is installed), then
@@ -200,7 +259,11 @@ def curate_labextensions(target: Path, rtc: bool, example: bool = False) -> list
         log(f"warning: {LABEXTENSION} is not built (run `npm run build`); the app runs without it")
     if example:
         link(example_package()["name"], EXAMPLE)
-    for base in map(Path, jupyter_path("labextensions")):
+    bases = list(map(Path, jupyter_path("labextensions")))
+    if assistant:
+        # first: its jupyterlab-chat and friends win over any in the environment
+        bases.insert(0, assistant_labextensions(assistant))
+    for base in bases:
         for pkg_json in sorted([*base.glob("*/package.json"), *base.glob("@*/*/package.json")]):
             try:
                 package = json.loads(pkg_json.read_text())
@@ -228,6 +291,12 @@ def make_sandbox(kind: str, port: int) -> dict[str, Path]:
         path.mkdir()
     dirs["base"] = base
     dirs["labextensions"] = base / "labextensions"
+    dirs["app-settings"] = base / "app-settings"
+    if kind in ASSISTANT_OF:
+        dirs["app-settings"].mkdir()
+        (dirs["app-settings"] / "overrides.json").write_text(
+            json.dumps(assistant_settings(ASSISTANT_OF[kind]), indent=2)
+        )
 
     for rel, content in SETTINGS.items():
         target = dirs["settings"] / rel
@@ -260,7 +329,7 @@ def server_env(dirs: dict[str, Path]) -> dict[str, str]:
 
 
 def server_command(kind: str, port: int, dirs: dict[str, Path]) -> list[str]:
-    lab = kind in ("lab", "lab-rtc", "lab-example")
+    lab = kind in ("lab", "lab-rtc", "lab-example", "assistant-lab", "assistant0-lab")
     app = "LabApp" if lab else "JupyterNotebookApp"
     module = "jupyterlab" if lab else "notebook"
     extra = ["--LabApp.extension_manager=readonly"] if lab else []
@@ -278,6 +347,10 @@ def server_command(kind: str, port: int, dirs: dict[str, Path]) -> list[str]:
     else:
         # a key given here wins over the config files that enable it
         extra += [f"--ServerApp.jpserver_extensions={name}=False" for name in RTC_SERVER_EXTENSIONS]
+    # the assistant kinds' overrides.json, not the environment's
+    extra_settings = (
+        [f"--{app}.app_settings_dir={dirs['app-settings']}"] if kind in ASSISTANT_OF else []
+    )
     return [
         sys.executable,
         "-m",
@@ -300,6 +373,7 @@ def server_command(kind: str, port: int, dirs: dict[str, Path]) -> list[str]:
         f"--{app}.user_settings_dir={dirs['settings']}",
         f"--{app}.workspaces_dir={dirs['workspaces']}",
         f"--{app}.labextensions_path={dirs['labextensions']}",
+        *extra_settings,
     ]
 
 
@@ -461,7 +535,47 @@ def site_with_example(site: Path) -> Path:
     return SITE_EXAMPLE
 
 
-def start_lite(port: int, example: bool = False) -> int:
+def site_with_assistant(site: Path, name: str) -> Path:
+    """A copy of ``site`` with an assistant's labextensions, made of links.
+
+    As ``site_with_example``, for every labextension the assistant's wheels
+    ship; ``jupyter-lite.json`` also gets the assistant's settings in
+    ``settingsOverrides``, which JupyterLite reads as JupyterLab reads
+    ``overrides.json``.
+    """
+    source = assistant_labextensions(name)
+    if SITE_ASSISTANT.exists():
+        shutil.rmtree(SITE_ASSISTANT)
+    SITE_ASSISTANT.mkdir()
+    for entry in site.iterdir():
+        if entry.name not in ("jupyter-lite.json", "extensions"):
+            (SITE_ASSISTANT / entry.name).symlink_to(entry.resolve())
+    extensions = SITE_ASSISTANT / "extensions"
+    extensions.mkdir()
+    for entry in (site / "extensions").iterdir():
+        (extensions / entry.name).symlink_to(entry.resolve())
+    config = json.loads((site / "jupyter-lite.json").read_text(encoding="utf-8"))
+    data = config.setdefault("jupyter-config-data", {})
+    entries = data.get("federated_extensions", [])
+    for pkg_json in sorted([*source.glob("*/package.json"), *source.glob("@*/*/package.json")]):
+        package = json.loads(pkg_json.read_text(encoding="utf-8"))
+        pkg_name = package["name"]
+        dest = extensions / pkg_name
+        if dest.exists() or dest.is_symlink():
+            dest.unlink()
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.symlink_to(pkg_json.parent.resolve(), target_is_directory=True)
+        entries = [ext for ext in entries if ext.get("name") != pkg_name]
+        entries.append({"name": pkg_name, **package["jupyterlab"]["_build"]})
+    data["federated_extensions"] = entries
+    overrides = data.setdefault("settingsOverrides", {})
+    for plugin, values in assistant_settings(name).items():
+        overrides.setdefault(plugin, {}).update(values)
+    (SITE_ASSISTANT / "jupyter-lite.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return SITE_ASSISTANT
+
+
+def start_lite(port: int, example: bool = False, assistant: str | None = None) -> int:
     site, reason = choose_lite_site()
     if site is None:
         # never rebuild demo/_output itself: someone may be serving or building it
@@ -489,6 +603,9 @@ def start_lite(port: int, example: bool = False) -> int:
     if example:
         site = site_with_example(site)
         kind = "lite-example"
+    if assistant:
+        site = site_with_assistant(site, assistant)
+        kind = "assistant-lite"
     cmd = [sys.executable, str(DEMO / "serve.py"), "--port", str(port), "--dir", str(site)]
     log(f"{kind} on http://127.0.0.1:{port}/ serving {site} (log: {log_path(kind)})")
     return run_until_stopped(cmd, None, None, log_path(kind))
@@ -500,14 +617,16 @@ def start_lite(port: int, example: bool = False) -> int:
 def main(argv: list[str]) -> int:
     if (
         len(argv) != 2
-        or argv[0] not in (*SERVER_KINDS, "lite", "lite-example")
+        or argv[0] not in (*SERVER_KINDS, "lite", "lite-example", "assistant-lite")
         or not argv[1].isdigit()
     ):
         print(__doc__, file=sys.stderr)
         return 2
     kind, port = argv[0], int(argv[1])
-    if kind in ("lite", "lite-example"):
-        return start_lite(port, example=kind == "lite-example")
+    if kind in ("lite", "lite-example", "assistant-lite"):
+        return start_lite(
+            port, example=kind == "lite-example", assistant=ASSISTANT_OF.get(kind)
+        )
     try:
         import ipykernel  # noqa: F401
     except ImportError:
@@ -519,7 +638,12 @@ def main(argv: list[str]) -> int:
     # the extension list is resolved with the server's own (isolated) paths
     os.environ.clear()
     os.environ.update(env)
-    curate_labextensions(dirs["labextensions"], rtc=kind == "lab-rtc", example=kind == "lab-example")
+    curate_labextensions(
+        dirs["labextensions"],
+        rtc=kind == "lab-rtc",
+        example=kind == "lab-example",
+        assistant=ASSISTANT_OF.get(kind),
+    )
     log(f"{kind} on http://127.0.0.1:{port}/ serving {dirs['root']} (log: {log_path(kind)})")
     return run_until_stopped(server_command(kind, port, dirs), env, dirs["base"], log_path(kind))
 
