@@ -1,0 +1,87 @@
+/**
+ * What the owner hid from the agent never reaches the assistant's model
+ * provider: a notebook hidden from the agent and a hidden cell of a visible
+ * notebook each hold a canary; after a conversation in which the model
+ * calls jupyter_get_context, jupyter_list_workspace, jupyter_get_cells and
+ * jupyter_export_notebook, no request the model received holds either
+ * canary (nor the hidden cell's id), while the visible content did reach it.
+ */
+import {
+  expect,
+  lastToolResult,
+  test,
+  text,
+  toolCall,
+  type Turn
+} from '../assistant';
+import { codeCell, notebookOf } from '../notebook-content';
+
+const CANARY_CELL = 'CANARY-hidden-cell-7f3a';
+const CANARY_NOTEBOOK = 'CANARY-hidden-notebook-c91e';
+const HIDDEN_CELL_ID = 'hid-cell-5b2d';
+
+const hiddenCell = {
+  jupyterlite_webmcp: { version: 1, access: 'none' }
+};
+const hiddenNotebook = {
+  jupyterlite_webmcp: { version: 1, notebookAccess: 'none' }
+};
+
+test('no request to the model holds what the owner hid', async ({
+  jupyter,
+  human,
+  agent,
+  chat,
+  model
+}) => {
+  await jupyter.open();
+  const secret = await jupyter.createNotebook(
+    'secret.ipynb',
+    notebookOf([codeCell('s', `token = '${CANARY_NOTEBOOK}'`)], hiddenNotebook)
+  );
+  const visible = await jupyter.createNotebook(
+    'visible.ipynb',
+    notebookOf([
+      codeCell('pub-a', 'x = 1'),
+      codeCell(HIDDEN_CELL_ID, `secret = '${CANARY_CELL}'`, {
+        metadata: hiddenCell
+      }),
+      codeCell('pub-b', 'print(x)')
+    ])
+  );
+  // both open, the visible one in front with its first cell active
+  await human.openNotebook(secret, { kernel: false });
+  await human.openNotebook(visible, { kernel: false });
+  await agent.waitForTools([
+    'jupyter_get_context',
+    'jupyter_list_workspace',
+    'jupyter_get_cells',
+    'jupyter_export_notebook'
+  ]);
+
+  const calls: Turn[] = [
+    toolCall('jupyter_get_context'),
+    toolCall('jupyter_list_workspace', { path: jupyter.dir }),
+    toolCall('jupyter_get_cells', { notebookPath: visible }),
+    toolCall('jupyter_export_notebook', { notebookPath: visible }),
+    toolCall('jupyter_get_cells', { notebookPath: secret })
+  ];
+  await model.add(...calls, text('All read.'));
+  await chat.open();
+  await chat.send('tell me everything in this workspace');
+  const requests = await model.requests(calls.length + 1);
+  await expect(jupyter.page.getByText('All read.')).toBeVisible();
+
+  // each call answered (the hidden notebook as one that does not exist)
+  const results = requests.slice(1).map(request => lastToolResult(request));
+  expect(results[0].raw).toContain(visible);
+  expect(results[1].raw).toContain('visible.ipynb');
+  expect(results[2].raw).toContain('print(x)');
+  expect(results[3].raw).toContain('print(x)');
+  expect(results[4].json).toMatchObject({ error: 'NOTEBOOK_NOT_FOUND' });
+
+  const everything = JSON.stringify(requests);
+  expect(everything).not.toContain(CANARY_CELL);
+  expect(everything).not.toContain(CANARY_NOTEBOOK);
+  expect(everything).not.toContain(HIDDEN_CELL_ID);
+});
