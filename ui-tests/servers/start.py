@@ -535,6 +535,44 @@ def site_with_example(site: Path) -> Path:
     return SITE_EXAMPLE
 
 
+def dependencies_first(source: Path) -> list[tuple[Path, dict]]:
+    """The labextensions in ``source``, each after those it depends on.
+
+    JupyterLite loads its federated extensions one after the other, each
+    taking its shared modules from the extensions loaded before it: an
+    extension that needs ``@jupyter/chat`` from ``jupyterlab-chat-extension``
+    must come after it, or it gets a token of its own that nothing provides
+    (jupyter-ai-lite's persona then never sees a chat).
+    """
+    found = {}
+    for pkg_json in sorted([*source.glob("*/package.json"), *source.glob("@*/*/package.json")]):
+        package = json.loads(pkg_json.read_text(encoding="utf-8"))
+        found[package["name"]] = (pkg_json, package)
+    # the shared modules each one ships (bundled) for the others
+    provides = {
+        shared: name
+        for name, (_, package) in found.items()
+        for shared, spec in package.get("jupyterlab", {}).get("sharedPackages", {}).items()
+        if isinstance(spec, dict) and spec.get("bundled", True)
+    }
+    ordered: list[str] = []
+
+    def visit(name: str, seen: tuple[str, ...] = ()) -> None:
+        if name in ordered or name in seen:
+            return
+        package = found[name][1]
+        needs = [*package.get("dependencies", {}), *package.get("jupyterlab", {}).get("sharedPackages", {})]
+        for dep in needs:
+            provider = dep if dep in found else provides.get(dep)
+            if provider and provider != name:
+                visit(provider, (*seen, name))
+        ordered.append(name)
+
+    for name in found:
+        visit(name)
+    return [found[name] for name in ordered]
+
+
 def site_with_assistant(site: Path, name: str) -> Path:
     """A copy of ``site`` with an assistant's labextensions, made of links.
 
@@ -548,8 +586,25 @@ def site_with_assistant(site: Path, name: str) -> Path:
         shutil.rmtree(SITE_ASSISTANT)
     SITE_ASSISTANT.mkdir()
     for entry in site.iterdir():
-        if entry.name not in ("jupyter-lite.json", "extensions"):
+        if entry.name not in ("jupyter-lite.json", "extensions", "build"):
             (SITE_ASSISTANT / entry.name).symlink_to(entry.resolve())
+    # build/schemas/all_federated.json: the federated extensions' settings
+    # schemas, which `jupyter lite build` collects (a plugin whose schema is
+    # missing there fails to load its settings)
+    build = SITE_ASSISTANT / "build"
+    build.mkdir()
+    for entry in (site / "build").iterdir():
+        if entry.name != "schemas":
+            (build / entry.name).symlink_to(entry.resolve())
+    schemas = build / "schemas"
+    schemas.mkdir()
+    for entry in (site / "build" / "schemas").iterdir():
+        if entry.name != "all_federated.json":
+            (schemas / entry.name).symlink_to(entry.resolve())
+    federated_file = site / "build" / "schemas" / "all_federated.json"
+    federated = (
+        json.loads(federated_file.read_text(encoding="utf-8")) if federated_file.is_file() else []
+    )
     extensions = SITE_ASSISTANT / "extensions"
     extensions.mkdir()
     for entry in (site / "extensions").iterdir():
@@ -557,8 +612,7 @@ def site_with_assistant(site: Path, name: str) -> Path:
     config = json.loads((site / "jupyter-lite.json").read_text(encoding="utf-8"))
     data = config.setdefault("jupyter-config-data", {})
     entries = data.get("federated_extensions", [])
-    for pkg_json in sorted([*source.glob("*/package.json"), *source.glob("@*/*/package.json")]):
-        package = json.loads(pkg_json.read_text(encoding="utf-8"))
+    for pkg_json, package in dependencies_first(source):
         pkg_name = package["name"]
         dest = extensions / pkg_name
         if dest.exists() or dest.is_symlink():
@@ -567,6 +621,21 @@ def site_with_assistant(site: Path, name: str) -> Path:
         dest.symlink_to(pkg_json.parent.resolve(), target_is_directory=True)
         entries = [ext for ext in entries if ext.get("name") != pkg_name]
         entries.append({"name": pkg_name, **package["jupyterlab"]["_build"]})
+        for schema in sorted((pkg_json.parent / "schemas" / pkg_name).glob("*.json")):
+            if schema.name == "package.json.orig":
+                continue
+            plugin_id = f"{pkg_name}:{schema.stem}"
+            federated = [item for item in federated if item.get("id") != plugin_id]
+            federated.append(
+                {
+                    "id": plugin_id,
+                    "raw": "{}",
+                    "schema": json.loads(schema.read_text(encoding="utf-8")),
+                    "settings": {},
+                    "version": package["version"],
+                }
+            )
+    (schemas / "all_federated.json").write_text(json.dumps(federated), encoding="utf-8")
     data["federated_extensions"] = entries
     overrides = data.setdefault("settingsOverrides", {})
     for plugin, values in assistant_settings(name).items():
