@@ -23,7 +23,8 @@ import {
 import type { Agent } from '../agent';
 import type { Human } from '../human';
 import type { JupyterApp } from '../jupyter';
-import { codeCell, notebookOf } from '../notebook-content';
+import { addKernelNotebook } from '../kernel-runs';
+import { codeCell } from '../notebook-content';
 
 const BLOCK_NAME = 'Agent proposes a change to this cell';
 const GET = 'jupyter_get_cells';
@@ -51,14 +52,15 @@ async function setUp(
   jupyter: JupyterApp,
   human: Human,
   agent: Agent,
-  chat: Chat
+  chat: Chat,
+  options: { second?: string; kernel?: boolean } = {}
 ): Promise<string> {
   await jupyter.open();
-  const nb = await jupyter.createNotebook(
-    'assist.ipynb',
-    notebookOf([codeCell('a', 'x = 1'), codeCell('b', 'y = 2')])
-  );
-  await human.openNotebook(nb, { kernel: false });
+  const nb = await addKernelNotebook(jupyter, 'assist.ipynb', [
+    codeCell('a', 'x = 1'),
+    codeCell('b', options.second ?? 'y = 2')
+  ]);
+  await human.openNotebook(nb, { kernel: options.kernel ?? false });
   await agent.waitForTools([GET, UPDATE]);
   const propose = await human.proposeSwitch({ path: nb });
   await propose.click();
@@ -116,8 +118,11 @@ test.describe('the assistant in Propose mode', () => {
     expect(await model.requests()).toHaveLength(2);
     await expect(chat.stopButton).toBeVisible();
     if (testInfo.project.name === 'assistant-lab') {
-      // the pointer off the Send button: its tooltip would cover the chat
+      // the pointer and the focus off the Send button: its tooltip would
+      // cover the chat
       await jupyter.page.mouse.move(640, 500);
+      await block.getByRole('textbox').focus();
+      await expect(jupyter.page.getByRole('tooltip')).toHaveCount(0);
       await jupyter.page.screenshot({ path: SCREENSHOT });
     }
     await model.add(text('Done: x is now 100.'));
@@ -159,15 +164,20 @@ test.describe('the assistant in Propose mode', () => {
     expect((await human.cellSources({ path: nb }))[0]).toBe('x = 1');
   });
 
-  test("the chat's stop button ends the waiting call as ABORTED and withdraws the block", async ({
+  test("the chat's stop button ends the waiting call as ABORTED, withdraws the block, and leaves the human's running cell alone", async ({
     jupyter,
     human,
     agent,
     chat,
     model
   }) => {
-    const nb = await setUp(jupyter, human, agent, chat);
+    const nb = await setUp(jupyter, human, agent, chat, {
+      second: 'import time\ntime.sleep(3)\nprint("human done")',
+      kernel: true
+    });
     const block = await proposeEdit(jupyter, chat, model, nb, 'x = 100');
+    // the human runs their own cell meanwhile
+    await human.startRunCell(1, { path: nb });
     await chat.stopButton.click();
     await expect(block).toHaveCount(0);
     expect((await human.cellSources({ path: nb }))[0]).toBe('x = 1');
@@ -180,5 +190,17 @@ test.describe('the assistant in Propose mode', () => {
       .first();
     await activity.scrollIntoViewIfNeeded();
     await expect(activity).toContainText('ABORTED');
+    // the human's cell ran to its end: not interrupted by the stop
+    await expect
+      .poll(async () => (await jupyter.cellRuns(nb))[1], { timeout: 30_000 })
+      .toMatchObject({
+        running: false,
+        executionCount: expect.any(Number),
+        outputs: [
+          expect.objectContaining({ name: 'stdout', text: 'human done\n' })
+        ]
+      });
+    // no further request: the stopped turn sent nothing more to the model
+    expect(await model.requests()).toHaveLength(2);
   });
 });
