@@ -5,6 +5,10 @@
  * calls jupyter_get_context, jupyter_list_workspace, jupyter_get_cells and
  * jupyter_export_notebook, no request the model received holds either
  * canary (nor the hidden cell's id), while the visible content did reach it.
+ * The hidden cell is the active one when the person sends the message, so
+ * an assistant that attached the active cell by itself would show here.
+ * jupyter-ai-lite 0.21 (JupyterLab) and jupyterlite-ai 0.20, whose context
+ * awareness is on by default.
  */
 import {
   expect,
@@ -27,7 +31,7 @@ const hiddenNotebook = {
   jupyterlite_webmcp: { version: 1, notebookAccess: 'none' }
 };
 
-test('no request to the model holds what the owner hid', async ({
+test('no request to the model holds what the owner hid @ai0', async ({
   jupyter,
   human,
   agent,
@@ -49,7 +53,7 @@ test('no request to the model holds what the owner hid', async ({
       codeCell('pub-b', 'print(x)')
     ])
   );
-  // both open, the visible one in front with its first cell active
+  // both open, the visible one in front
   await human.openNotebook(secret, { kernel: false });
   await human.openNotebook(visible, { kernel: false });
   await agent.waitForTools([
@@ -66,6 +70,8 @@ test('no request to the model holds what the owner hid', async ({
     toolCall('jupyter_export_notebook', { notebookPath: visible }),
     toolCall('jupyter_get_cells', { notebookPath: secret })
   ];
+  // the person has the hidden cell active (they see it; the agent does not)
+  await human.selectCells(1);
   await model.add(...calls, text('All read.'));
   await chat.open();
   await chat.send('tell me everything in this workspace');
