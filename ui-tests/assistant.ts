@@ -20,6 +20,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
 import { test as base } from './fixtures';
+import type { JupyterApp } from './jupyter';
 
 export { expect } from '@playwright/test';
 
@@ -132,9 +133,14 @@ export type AssistantName = 'jupyter-ai-lite' | 'jupyterlite-ai';
 /** The person in front of the assistant's chat (jupyter-ai-lite, jupyterlite-ai). */
 export class Chat {
   constructor(
-    readonly page: Page,
+    private readonly _jupyter: JupyterApp,
     readonly assistant: AssistantName
   ) {}
+
+  /** The app's page (Notebook 7 moves to a notebook's own tab). */
+  get page(): Page {
+    return this._jupyter.page;
+  }
 
   /**
    * How a message reaches the assistant: jupyter-ai-lite answers a message
@@ -158,9 +164,23 @@ export class Chat {
   /**
    * Opens the chat side panel and starts a new chat, as a person does
    * (jupyterlite-ai's panel opens with a chat of the default provider).
+   * Notebook 7 lists its side panels under View > Left Sidebar, on a
+   * notebook's page.
    */
   async open(): Promise<void> {
-    if (this.assistant === 'jupyter-ai-lite') {
+    if (this._jupyter.ui === 'notebook') {
+      await this.page.getByRole('menuitem', { name: 'View' }).click();
+      await this.page
+        .locator('.lm-Menu-item', { hasText: 'Left Sidebar' })
+        .click();
+      await this.page
+        .locator('.lm-Menu-item', { hasText: /^Show Jupyter Chat/ })
+        .click();
+      await this.page
+        .locator('jp-button[aria-label="New chat"]:visible')
+        .first()
+        .click();
+    } else if (this.assistant === 'jupyter-ai-lite') {
       await this.page.getByRole('tab', { name: /^Jupyter Chat/ }).click();
       await this.page
         .locator('jp-button[aria-label="New chat"]:visible')
@@ -242,6 +262,6 @@ export const test = base.extend<IAssistantFixtures>({
     )
       ? 'jupyterlite-ai'
       : 'jupyter-ai-lite';
-    await use(new Chat(jupyter.page, assistant));
+    await use(new Chat(jupyter, assistant));
   }
 });

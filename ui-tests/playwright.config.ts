@@ -13,7 +13,10 @@
  * debugging port, see bridges.ts), example-lab and example-lite (the
  * `example-*.spec.ts` files only, on lab-example and lite-example: the apps
  * with the example extension of examples/notebook-stats loaded beside this
- * one). Each app server is a `webServer` started for
+ * one), assistant-lab, assistant-nb, assistant-lite and assistant0-lab (the
+ * `assistant-*.spec.ts` files only: an in-app AI assistant beside this
+ * extension, answered by the scripted model assistant/model.mjs). Each app
+ * server is a `webServer` started for
  * the run on a free port of 127.0.0.1 by servers/start.py, and only when a
  * selected project needs it.
  */
@@ -43,6 +46,7 @@ type ServerName =
   | 'lab-example'
   | 'lite-example'
   | 'assistant-lab'
+  | 'assistant-nb'
   | 'assistant-lite'
   | 'assistant0-lab'
   | 'model';
@@ -56,6 +60,7 @@ const SERVERS: ServerName[] = [
   'lab-example',
   'lite-example',
   'assistant-lab',
+  'assistant-nb',
   'assistant-lite',
   'assistant0-lab',
   'model'
@@ -146,6 +151,7 @@ type ProjectName =
   | 'example-lab'
   | 'example-lite'
   | 'assistant-lab'
+  | 'assistant-nb'
   | 'assistant-lite'
   | 'assistant0-lab';
 
@@ -161,6 +167,7 @@ const SERVER_OF: Record<ProjectName, ServerName> = {
   'example-lab': 'lab-example',
   'example-lite': 'lite-example',
   'assistant-lab': 'assistant-lab',
+  'assistant-nb': 'assistant-nb',
   'assistant-lite': 'assistant-lite',
   'assistant0-lab': 'assistant0-lab'
 };
@@ -205,6 +212,7 @@ const SERVER_TIMEOUT: Record<ServerName, number> = {
   'lab-rtc': 120_000,
   'lab-example': 120_000,
   'assistant-lab': 120_000,
+  'assistant-nb': 120_000,
   'assistant0-lab': 120_000,
   model: 30_000,
   // may first rebuild demo/_output (seconds with demo/.cache, minutes without)
@@ -435,15 +443,27 @@ export default defineConfig<IAppOptions>({
     ),
     // the in-app assistant, answered by the scripted model
     // (assistant/model.mjs): jupyter-ai-lite 0.21 in JupyterLab (every
-    // assistant spec) and in JupyterLite (the tests tagged @lite, where the
-    // app's chat, settings and contents differ), jupyterlite-ai 0.20 in
-    // JupyterLab (the tests tagged @ai0: the tools offered there too)
+    // assistant spec), in Notebook 7 (the tests tagged @nb: its shell shows
+    // the chat beside a notebook) and in JupyterLite (the tests tagged
+    // @lite, where the app's chat, settings and contents differ);
+    // jupyterlite-ai 0.20 in JupyterLab (the tests tagged @ai0: the tools
+    // offered there too, and nothing hidden sent)
     project(
       'assistant-lab',
       { appKind: 'lab' },
       {
         testIgnore: undefined,
         testMatch: ASSISTANT_SPECS,
+        grepInvert: undefined
+      }
+    ),
+    project(
+      'assistant-nb',
+      { appKind: 'notebook' },
+      {
+        testIgnore: undefined,
+        testMatch: ASSISTANT_SPECS,
+        grep: /@nb\b/,
         grepInvert: undefined
       }
     ),

@@ -91,11 +91,20 @@ DEFAULT_SITE = DEMO / "_output"
 PRIVATE_SITE = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site"
 SITE_MARKER = ".jupyterlite-webmcp-demo"
 TMP_PREFIX = "jlwebmcp-ui-"
-SERVER_KINDS = ("lab", "notebook", "lab-rtc", "lab-example", "assistant-lab", "assistant0-lab")
+SERVER_KINDS = (
+    "lab",
+    "notebook",
+    "lab-rtc",
+    "lab-example",
+    "assistant-lab",
+    "assistant-nb",
+    "assistant0-lab",
+)
 #: the in-app assistant each assistant kind loads beside this extension (its
 #: labextensions fetched by ui-tests/assistant/fetch.py)
 ASSISTANT_OF = {
     "assistant-lab": "jupyter-ai-lite",
+    "assistant-nb": "jupyter-ai-lite",
     "assistant-lite": "jupyter-ai-lite",
     "assistant0-lab": "jupyterlite-ai",
 }
@@ -348,8 +357,15 @@ def server_command(kind: str, port: int, dirs: dict[str, Path]) -> list[str]:
         # a key given here wins over the config files that enable it
         extra += [f"--ServerApp.jpserver_extensions={name}=False" for name in RTC_SERVER_EXTENSIONS]
     # the assistant kinds' overrides.json, not the environment's
+    # (Notebook 7's settings come from the jupyterlab server extension, so
+    # LabApp's too)
     extra_settings = (
-        [f"--{app}.app_settings_dir={dirs['app-settings']}"] if kind in ASSISTANT_OF else []
+        [
+            f"--{name}.app_settings_dir={dirs['app-settings']}"
+            for name in sorted({app, "LabApp"})
+        ]
+        if kind in ASSISTANT_OF
+        else []
     )
     return [
         sys.executable,

@@ -103,7 +103,7 @@ async function proposeEdit(
 }
 
 test.describe('the assistant in Propose mode', () => {
-  test('an update waits in our block; Accept applies it and the model gets the accepted result @lite', async ({
+  test('an update waits in our block; Accept applies it and the model gets the accepted result @lite @nb', async ({
     jupyter,
     human,
     agent,

@@ -7,6 +7,8 @@
  */
 import { expect, type IModelRequest, test, text } from '../assistant';
 import { TOOL_NAMES, TOOL_SPECS } from '../../src/webmcp/specs';
+import { pythonKernelspec } from '../kernel-runs';
+import { codeCell, notebookOf } from '../notebook-content';
 
 const WEBMCP = 'jupyterlite-webmcp:webmcp';
 
@@ -21,13 +23,24 @@ function ourTools(request: IModelRequest) {
 }
 
 test.describe('the assistant is offered the notebook tools', () => {
-  test('a new chat sends every notebook tool with our description and schema @lite @ai0', async ({
+  test('a new chat sends every notebook tool with our description and schema @lite @ai0 @nb', async ({
     jupyter,
+    human,
     agent,
     chat,
     model
   }) => {
     await jupyter.open();
+    if (jupyter.ui === 'notebook') {
+      // Notebook 7 shows the chat beside a notebook
+      const nb = await jupyter.createNotebook(
+        'chat-here.ipynb',
+        notebookOf([codeCell('a', 'x = 1')], {
+          kernelspec: pythonKernelspec(jupyter)
+        })
+      );
+      await human.openNotebook(nb, { kernel: false });
+    }
     await agent.waitForTools(TOOL_NAMES.length);
     await model.add(text('Nothing to do.'));
     await chat.open();
