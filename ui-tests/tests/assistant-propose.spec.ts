@@ -6,6 +6,10 @@
  * assistant; the owner's Accept or Deny (with a typed reason) reaches the
  * model in its next request. The chat's stop button during the wait ends the
  * call as ABORTED and withdraws the block.
+ *
+ * docs/images/assistant-proposal.png is the Accept test's picture of the
+ * chat waiting on the block (JupyterLab), written again with
+ * `UI_TESTS_DOCS_SCREENSHOTS=1`; otherwise it is only attached to the report.
  */
 import path from 'node:path';
 
@@ -123,7 +127,14 @@ test.describe('the assistant in Propose mode', () => {
       await jupyter.page.mouse.move(640, 500);
       await block.getByRole('textbox').focus();
       await expect(jupyter.page.getByRole('tooltip')).toHaveCount(0);
-      await jupyter.page.screenshot({ path: SCREENSHOT });
+      // the docs' picture, written there only when asked for
+      const shot = await jupyter.page.screenshot(
+        process.env.UI_TESTS_DOCS_SCREENSHOTS ? { path: SCREENSHOT } : {}
+      );
+      await testInfo.attach('assistant-proposal.png', {
+        body: shot,
+        contentType: 'image/png'
+      });
     }
     await model.add(text('Done: x is now 100.'));
     await block.getByRole('button', { name: 'Accept' }).click();
