@@ -5,7 +5,14 @@
  * turned off in our settings is not there. In jupyter-ai-lite 0.21
  * (JupyterLab and JupyterLite) and jupyterlite-ai 0.20 (JupyterLab).
  */
-import { expect, type IModelRequest, test, text } from '../assistant';
+import {
+  expect,
+  type IModelRequest,
+  lastToolResult,
+  test,
+  text,
+  toolCall
+} from '../assistant';
 import { TOOL_NAMES, TOOL_SPECS } from '../../src/webmcp/specs';
 import { pythonKernelspec } from '../kernel-runs';
 import { codeCell, notebookOf } from '../notebook-content';
@@ -90,5 +97,42 @@ test.describe('the assistant is offered the notebook tools', () => {
     expect([...ourTools(first).keys()].sort()).toEqual(
       TOOL_NAMES.filter(name => !off.includes(name)).sort()
     );
+  });
+
+  test('a chat opened before the owner turns a tool off still lists it, but its call is refused, not run @ai0', async ({
+    jupyter,
+    human,
+    agent,
+    chat,
+    model
+  }) => {
+    const INSERT = 'jupyter_insert_cell';
+    await jupyter.open();
+    const nb = await jupyter.addFixture('simple.ipynb');
+    await human.openNotebook(nb, { kernel: false });
+    await agent.waitForTools(TOOL_NAMES.length);
+    const before = await human.cellSources({ path: nb });
+    await chat.open();
+    await model.add(text('Hello.'));
+    await chat.send('hello');
+    await model.requests(1);
+    // the owner turns inserts off while the chat is open
+    await human.setSetting(WEBMCP, 'disabledTools', [INSERT]);
+    await expect
+      .poll(async () => (await agent.toolNames()).includes(INSERT))
+      .toBe(false);
+    await model.add(
+      toolCall(INSERT, { notebookPath: nb, source: 'z = 3' }),
+      text('Done.')
+    );
+    await chat.send('add a cell');
+    const requests = await model.requests(3);
+    // both assistants keep the tool list a chat started with
+    expect(ourTools(requests[1]).has(INSERT)).toBe(true);
+    expect(lastToolResult(requests[2]).json).toMatchObject({
+      error: 'WEBMCP_UNAVAILABLE',
+      tool: INSERT
+    });
+    expect(await human.cellSources({ path: nb })).toEqual(before);
   });
 });
