@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Start one app server for the browser tests, isolated from the user's setup.
 
-    python ui-tests/servers/start.py {lab|notebook|lab-rtc|lite} PORT
+    python ui-tests/servers/start.py {lab|notebook|lab-rtc|lite|...} PORT
 
 Playwright's ``webServer`` runs this once per run and stops it at the end
 (SIGTERM to the process group, see playwright.config.ts).
@@ -38,6 +38,20 @@ lab-example, lite-example
     tokens. The Lite site is the chosen site's files linked into
     ``$TMPDIR/jlwebmcp-ui-lite-site-example``, with the example's files in its
     ``extensions`` and its entry in ``federated_extensions``.
+
+assistant-lab, assistant-nb, assistant0-lab, assistant-lite
+    ``lab``, ``notebook`` and ``lite`` with an in-app AI assistant beside
+    this extension: jupyter-ai-lite 0.21 (``assistant-*``) or jupyterlite-ai
+    0.20 (``assistant0-lab``), their labextensions unpacked from the wheels
+    pinned in ``ui-tests/assistant/*.txt`` (``ui-tests/assistant/fetch.py``,
+    cached in ``ui-tests/.assistants``). The assistant's settings select the
+    scripted model at ``UI_TESTS_MODEL_URL`` (an ``overrides.json`` in the
+    server's own ``app_settings_dir``; for the Lite site ``settingsOverrides``
+    in the shadow site's ``jupyter-lite.json``). The Lite site is the chosen
+    site's files linked into ``$TMPDIR/jlwebmcp-ui-lite-site-assistant``,
+    with the assistant's extensions listed after the ones they take shared
+    modules from and their schemas added to
+    ``build/schemas/all_federated.json``.
 
 lite
     Serves a JupyterLite site with ``demo/serve.py`` (COOP/COEP headers):
