@@ -9,6 +9,12 @@
  * an assistant that attached the active cell by itself would show here.
  * jupyter-ai-lite 0.21 (JupyterLab) and jupyterlite-ai 0.20, whose context
  * awareness is on by default.
+ *
+ * What our access rules cannot cover: the assistant's own tools. A second
+ * test records that jupyter-ai-lite's `execute_command` runs
+ * `jupyterlab-ai-commands:get-notebook-content`, which reads the notebook
+ * model whole, the hidden cell included; it asserts that the canary does
+ * reach the model, so that the day it does not shows.
  */
 import {
   expect,
@@ -90,4 +96,42 @@ test('no request to the model holds what the owner hid @ai0', async ({
   expect(everything).not.toContain(CANARY_CELL);
   expect(everything).not.toContain(CANARY_NOTEBOOK);
   expect(everything).not.toContain(HIDDEN_CELL_ID);
+});
+
+test("known gap: jupyter-ai-lite's own execute_command reads a hidden cell", async ({
+  jupyter,
+  human,
+  agent,
+  chat,
+  model
+}) => {
+  await jupyter.open();
+  const visible = await jupyter.createNotebook(
+    'visible.ipynb',
+    notebookOf([
+      codeCell('pub-a', 'x = 1'),
+      codeCell(HIDDEN_CELL_ID, `secret = '${CANARY_CELL}'`, {
+        metadata: hiddenCell
+      })
+    ])
+  );
+  await human.openNotebook(visible, { kernel: false });
+  await agent.waitForTools(['jupyter_get_cells']);
+  await model.add(
+    toolCall('execute_command', {
+      commandId: 'jupyterlab-ai-commands:get-notebook-content',
+      args: { notebookPath: visible }
+    }),
+    text('Read.')
+  );
+  await chat.open();
+  await chat.send('read the notebook with a command');
+  const requests = await model.requests(2);
+  // the command ran: its result, the hidden cell included, is in the
+  // model's second request (jupyter-ai-lite 0.21 offers execute_command, and
+  // jupyterlab-ai-commands 0.4's get-notebook-content returns every cell:
+  // outside our tools and access rules). When this fails, the gap closed.
+  const result = lastToolResult(requests[1]).raw;
+  expect(result).toContain('x = 1');
+  expect(result).toContain(CANARY_CELL);
 });
