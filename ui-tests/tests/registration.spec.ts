@@ -118,11 +118,13 @@ test.describe('registration', () => {
     // The status-bar item, the Agent panel's sections that follow the
     // registry (Activity: its calls; Access: the tools turned off) and the
     // features that add their tools through it (review, output selection)
-    // use it and go with it; the panel keeps the sections that do not.
+    // and the in-app assistants' mirror use it and go with it; the panel
+    // keeps the sections that do not.
     expect({ ...state, dependents: [...state.dependents].sort() }).toEqual({
       dependents: [
         'jupyterlite-webmcp:access-panel',
         'jupyterlite-webmcp:activity-panel',
+        'jupyterlite-webmcp:assistants',
         'jupyterlite-webmcp:output-selection-tool',
         'jupyterlite-webmcp:review-tools',
         'jupyterlite-webmcp:status'
