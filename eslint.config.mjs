@@ -15,6 +15,7 @@ export default tseslint.config(
       'demo/_output/**',
       'ui-tests/test-results/**',
       'ui-tests/playwright-report/**',
+      'ui-tests/.assistants/**',
       '*.config.js',
       '*.config.mjs',
       'babel.config.js'

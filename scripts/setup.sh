@@ -37,6 +37,12 @@ npm run --silent build:labextension
 # the example extension built on this one's tokens (its browser tests load it)
 npm run --silent build:example >/dev/null
 
+# The in-app assistants' labextensions for the assistant-* browser tests
+# (jupyter-ai-lite 0.21, jupyterlite-ai 0.20): wheels pinned in
+# ui-tests/assistant/*.txt, downloaded once into ui-tests/.assistants and
+# unpacked there, never installed into .venv (the two conflict)
+python ui-tests/assistant/fetch.py
+
 if ! python -c 'import jupyterlite_webmcp' 2>/dev/null; then
   log "Installing the Python package (editable)"
   python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .

@@ -15,7 +15,10 @@
  * with the example extension of examples/notebook-stats loaded beside this
  * one), relay (the `relay-*.spec.ts` files only, on lab: an MCP client
  * starts the local WebMCP relay over stdio and reaches the tools of a
- * browser without WebMCP, see relay.ts). Each app server is a `webServer` started for
+ * browser without WebMCP, see relay.ts), assistant-lab, assistant-nb,
+ * assistant-lite and assistant0-lab (the `assistant-*.spec.ts` files only:
+ * an in-app AI assistant beside this extension, answered by the scripted
+ * model assistant/model.mjs). Each app server is a `webServer` started for
  * the run on a free port of 127.0.0.1 by servers/start.py, and only when a
  * selected project needs it.
  */
@@ -38,7 +41,17 @@ process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 const REPO = path.resolve(__dirname, '..');
 
 type ServerName =
-  'lab' | 'notebook' | 'lite' | 'lab-rtc' | 'lab-example' | 'lite-example';
+  | 'lab'
+  | 'notebook'
+  | 'lite'
+  | 'lab-rtc'
+  | 'lab-example'
+  | 'lite-example'
+  | 'assistant-lab'
+  | 'assistant-nb'
+  | 'assistant-lite'
+  | 'assistant0-lab'
+  | 'model';
 type Ports = Record<ServerName, number>;
 
 const SERVERS: ServerName[] = [
@@ -47,7 +60,12 @@ const SERVERS: ServerName[] = [
   'lite',
   'lab-rtc',
   'lab-example',
-  'lite-example'
+  'lite-example',
+  'assistant-lab',
+  'assistant-nb',
+  'assistant-lite',
+  'assistant0-lab',
+  'model'
 ];
 
 /**
@@ -87,6 +105,13 @@ function serverPorts(): Ports {
 
 const PORTS = serverPorts();
 const baseURL = (server: ServerName) => `http://127.0.0.1:${PORTS[server]}`;
+
+/**
+ * The scripted model's base URL (ui-tests/assistant/model.mjs), known before
+ * any server starts: start.py writes it into the assistant servers'
+ * settings, the tests reach its control API (ui-tests/assistant.ts).
+ */
+process.env.UI_TESTS_MODEL_URL = `${baseURL('model')}/v1`;
 
 /** The Python with jupyterlab, notebook, jupyterlite and ipykernel. */
 const PYTHON =
@@ -134,7 +159,11 @@ type ProjectName =
   | 'bridges-lite'
   | 'example-lab'
   | 'example-lite'
-  | 'relay';
+  | 'relay'
+  | 'assistant-lab'
+  | 'assistant-nb'
+  | 'assistant-lite'
+  | 'assistant0-lab';
 
 const SERVER_OF: Record<ProjectName, ServerName> = {
   lab: 'lab',
@@ -147,7 +176,11 @@ const SERVER_OF: Record<ProjectName, ServerName> = {
   'bridges-lite': 'lite',
   'example-lab': 'lab-example',
   'example-lite': 'lite-example',
-  relay: 'lab'
+  relay: 'lab',
+  'assistant-lab': 'assistant-lab',
+  'assistant-nb': 'assistant-nb',
+  'assistant-lite': 'assistant-lite',
+  'assistant0-lab': 'assistant0-lab'
 };
 
 /**
@@ -189,9 +222,14 @@ const SERVER_TIMEOUT: Record<ServerName, number> = {
   notebook: 120_000,
   'lab-rtc': 120_000,
   'lab-example': 120_000,
+  'assistant-lab': 120_000,
+  'assistant-nb': 120_000,
+  'assistant0-lab': 120_000,
+  model: 30_000,
   // may first rebuild demo/_output (seconds with demo/.cache, minutes without)
   lite: 600_000,
-  'lite-example': 600_000
+  'lite-example': 600_000,
+  'assistant-lite': 600_000
 };
 
 type WebServer = Exclude<
@@ -204,11 +242,24 @@ type AppProject = Project<
 >;
 
 function webServer(server: ServerName): WebServer {
+  if (server === 'model') {
+    return {
+      name: server,
+      command: `${JSON.stringify(process.execPath)} assistant/model.mjs ${PORTS.model}`,
+      cwd: __dirname,
+      url: `${baseURL('model')}/control/health`,
+      reuseExistingServer: false,
+      timeout: SERVER_TIMEOUT.model,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+      stdout: 'ignore',
+      stderr: 'pipe'
+    };
+  }
   return {
     name: server,
     command: `${JSON.stringify(PYTHON)} servers/start.py ${server} ${PORTS[server]}`,
     cwd: __dirname,
-    url: `${baseURL(server)}${server.startsWith('lite') ? '/lab/index.html' : '/api'}`,
+    url: `${baseURL(server)}${server.endsWith('lite') || server.startsWith('lite') ? '/lab/index.html' : '/api'}`,
     reuseExistingServer: false,
     timeout: SERVER_TIMEOUT[server],
     // SIGTERM lets Jupyter shut its kernels down and start.py remove its
@@ -231,9 +282,15 @@ const EXAMPLE_SPECS = /(^|\/)example-[^/]*\.spec\.ts$/;
 /** The specs of the local WebMCP relay: only the relay project runs them. */
 const RELAY_SPECS = /(^|\/)relay-[^/]*\.spec\.ts$/;
 
-const needed = new Set(
-  selectedProjects(process.argv).map(name => SERVER_OF[name])
-);
+/** The in-app assistant's specs: only the assistant* projects run them. */
+const ASSISTANT_SPECS = /(^|\/)assistant-[^/]*\.spec\.ts$/;
+
+const selected = selectedProjects(process.argv);
+const needed = new Set<ServerName>(selected.map(name => SERVER_OF[name]));
+// the assistants' servers are answered by the scripted model
+if (selected.some(name => name.startsWith('assistant'))) {
+  needed.add('model');
+}
 
 function project(
   name: ProjectName,
@@ -248,7 +305,8 @@ function project(
       RTC_SPECS,
       BRIDGE_SPECS,
       EXAMPLE_SPECS,
-      RELAY_SPECS
+      RELAY_SPECS,
+      ASSISTANT_SPECS
     ],
     grepInvert: /@no-webmcp\b/,
     ...extra,
@@ -407,6 +465,54 @@ export default defineConfig<IAppOptions>({
       {
         testIgnore: undefined,
         testMatch: RELAY_SPECS,
+        grepInvert: undefined
+      }
+    ),
+    // the in-app assistant, answered by the scripted model
+    // (assistant/model.mjs): jupyter-ai-lite 0.21 in JupyterLab (every
+    // assistant spec), in Notebook 7 (the tests tagged @nb: its shell shows
+    // the chat beside a notebook) and in JupyterLite (the tests tagged
+    // @lite, where the app's chat, settings and contents differ);
+    // jupyterlite-ai 0.20 in JupyterLab (the tests tagged @ai0: the tools
+    // offered there too, and nothing hidden sent)
+    project(
+      'assistant-lab',
+      { appKind: 'lab' },
+      {
+        testIgnore: undefined,
+        testMatch: ASSISTANT_SPECS,
+        grepInvert: undefined
+      }
+    ),
+    project(
+      'assistant-nb',
+      { appKind: 'notebook' },
+      {
+        testIgnore: undefined,
+        testMatch: ASSISTANT_SPECS,
+        grep: /@nb\b/,
+        grepInvert: undefined
+      }
+    ),
+    project(
+      'assistant-lite',
+      { appKind: 'lite' },
+      {
+        testIgnore: undefined,
+        testMatch: ASSISTANT_SPECS,
+        grep: /@lite\b/,
+        grepInvert: undefined,
+        timeout: 180_000,
+        expect: { timeout: 20_000 }
+      }
+    ),
+    project(
+      'assistant0-lab',
+      { appKind: 'lab' },
+      {
+        testIgnore: undefined,
+        testMatch: ASSISTANT_SPECS,
+        grep: /@ai0\b/,
         grepInvert: undefined
       }
     )

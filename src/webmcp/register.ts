@@ -323,12 +323,31 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
         description: tool.description,
         inputSchema: tool.inputSchema,
         annotations: Object.freeze({ ...tool.annotations }),
+        // a client may hold the tool after it was turned off (an assistant's
+        // chat keeps the tools it started with): it is refused, never run
         call: (input: unknown, options?: { signal?: AbortSignal }) =>
-          this.execute(tool, input, options)
+          this._isOffered(tool)
+            ? this.execute(tool, input, options)
+            : Promise.resolve(
+                errorResult({
+                  error: 'WEBMCP_UNAVAILABLE',
+                  message: `${tool.name} is not offered any more: the notebook owner turned it off, or it was removed. It did not run.`,
+                  tool: tool.name
+                })
+              )
       });
       this._offers.set(tool, offered);
     }
     return offered;
+  }
+
+  /** Whether `tool` is still offered: registered, not turned off, not disposed. */
+  private _isOffered(tool: IToolDefinition): boolean {
+    return (
+      !this._disposed &&
+      !this._disabled.has(tool.name) &&
+      this._tools.includes(tool)
+    );
   }
 
   private _offerChanged(): void {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Start one app server for the browser tests, isolated from the user's setup.
 
-    python ui-tests/servers/start.py {lab|notebook|lab-rtc|lite} PORT
+    python ui-tests/servers/start.py {lab|notebook|lab-rtc|lite|...} PORT
 
 Playwright's ``webServer`` runs this once per run and stops it at the end
 (SIGTERM to the process group, see playwright.config.ts).
@@ -38,6 +38,20 @@ lab-example, lite-example
     tokens. The Lite site is the chosen site's files linked into
     ``$TMPDIR/jlwebmcp-ui-lite-site-example``, with the example's files in its
     ``extensions`` and its entry in ``federated_extensions``.
+
+assistant-lab, assistant-nb, assistant0-lab, assistant-lite
+    ``lab``, ``notebook`` and ``lite`` with an in-app AI assistant beside
+    this extension: jupyter-ai-lite 0.21 (``assistant-*``) or jupyterlite-ai
+    0.20 (``assistant0-lab``), their labextensions unpacked from the wheels
+    pinned in ``ui-tests/assistant/*.txt`` (``ui-tests/assistant/fetch.py``,
+    cached in ``ui-tests/.assistants``). The assistant's settings select the
+    scripted model at ``UI_TESTS_MODEL_URL`` (an ``overrides.json`` in the
+    server's own ``app_settings_dir``; for the Lite site ``settingsOverrides``
+    in the shadow site's ``jupyter-lite.json``). The Lite site is the chosen
+    site's files linked into ``$TMPDIR/jlwebmcp-ui-lite-site-assistant``,
+    with the assistant's extensions listed after the ones they take shared
+    modules from and their schemas added to
+    ``build/schemas/all_federated.json``.
 
 lite
     Serves a JupyterLite site with ``demo/serve.py`` (COOP/COEP headers):
@@ -91,7 +105,28 @@ DEFAULT_SITE = DEMO / "_output"
 PRIVATE_SITE = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site"
 SITE_MARKER = ".jupyterlite-webmcp-demo"
 TMP_PREFIX = "jlwebmcp-ui-"
-SERVER_KINDS = ("lab", "notebook", "lab-rtc", "lab-example")
+SERVER_KINDS = (
+    "lab",
+    "notebook",
+    "lab-rtc",
+    "lab-example",
+    "assistant-lab",
+    "assistant-nb",
+    "assistant0-lab",
+)
+#: the in-app assistant each assistant kind loads beside this extension (its
+#: labextensions fetched by ui-tests/assistant/fetch.py)
+ASSISTANT_OF = {
+    "assistant-lab": "jupyter-ai-lite",
+    "assistant-nb": "jupyter-ai-lite",
+    "assistant-lite": "jupyter-ai-lite",
+    "assistant0-lab": "jupyterlite-ai",
+}
+#: the settings plugin of each assistant's model providers
+ASSISTANT_SETTINGS = {
+    "jupyter-ai-lite": "@jupyter-ai/jupyternaut-lite:settings-model",
+    "jupyterlite-ai": "@jupyternaut/persona:settings-model",
+}
 #: the example extension built on this one's tokens (lab-example, lite-example)
 EXAMPLE = REPO / "examples" / "notebook-stats" / "labextension"
 #: the server extensions of jupyter-collaboration, disabled unless kind is lab-rtc
@@ -104,6 +139,8 @@ RTC_LABEXTENSIONS = ("@jupyter/docprovider-extension", "@jupyter/collaboration-e
 SITE_WITHOUT = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site-without"
 #: the shadow Lite site with the example extension too (lite-example)
 SITE_EXAMPLE = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site-example"
+#: the shadow Lite site with jupyter-ai-lite too (assistant-lite)
+SITE_ASSISTANT = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site-assistant"
 
 #: user settings written into the isolated settings dir: no news or update
 #: toasts popping over the notebook while the tests run
@@ -113,6 +150,49 @@ SETTINGS = {
         "checkForUpdates": False,
     },
 }
+
+def assistant_labextensions(name: str) -> Path:
+    """The assistant's labextensions, fetched from PyPI the first time."""
+    sys.path.insert(0, str(UI_TESTS / "assistant"))
+    from fetch import fetch  # noqa: PLC0415
+
+    return fetch(name)
+
+
+def assistant_settings(name: str) -> dict:
+    """Settings overrides: the assistant answered by the scripted model.
+
+    The model's base URL is ``UI_TESTS_MODEL_URL`` (playwright.config.ts
+    starts ui-tests/assistant/model.mjs on a port it chose). No secrets
+    manager (the key is a plain setting), tools on, and JupyterLab's news
+    toast off: it would sit over the chat's Send button.
+    """
+    url = os.environ.get("UI_TESTS_MODEL_URL")
+    if not url:
+        log("error: UI_TESTS_MODEL_URL is not set (the scripted model's base URL)")
+        sys.exit(3)
+    return {
+        ASSISTANT_SETTINGS[name]: {
+            "useSecretsManager": False,
+            "providers": [
+                {
+                    "id": "scripted",
+                    "name": "Scripted",
+                    "provider": "generic",
+                    "model": "scripted",
+                    "apiKey": "none",
+                    "baseURL": url,
+                }
+            ],
+            "defaultProvider": "scripted",
+            "toolsEnabled": True,
+        },
+        "@jupyterlab/apputils-extension:notification": {
+            "fetchNews": "false",
+            "checkForUpdates": False,
+        },
+    }
+
 
 def log_path(kind: str) -> Path:
     """Where a server's output goes (git-ignored, overwritten by the next run)."""
@@ -169,7 +249,9 @@ def example_package() -> dict:
     return json.loads(pkg_json.read_text(encoding="utf-8"))
 
 
-def curate_labextensions(target: Path, rtc: bool, example: bool = False) -> list[str]:
+def curate_labextensions(
+    target: Path, rtc: bool, example: bool = False, assistant: str | None = None
+) -> list[str]:
     """Link the labextensions the server should load into ``target``.
 
     The repository's build comes first (whether or not it is installed), then
@@ -200,7 +282,11 @@ def curate_labextensions(target: Path, rtc: bool, example: bool = False) -> list
         log(f"warning: {LABEXTENSION} is not built (run `npm run build`); the app runs without it")
     if example:
         link(example_package()["name"], EXAMPLE)
-    for base in map(Path, jupyter_path("labextensions")):
+    bases = list(map(Path, jupyter_path("labextensions")))
+    if assistant:
+        # first: its jupyterlab-chat and friends win over any in the environment
+        bases.insert(0, assistant_labextensions(assistant))
+    for base in bases:
         for pkg_json in sorted([*base.glob("*/package.json"), *base.glob("@*/*/package.json")]):
             try:
                 package = json.loads(pkg_json.read_text())
@@ -228,6 +314,12 @@ def make_sandbox(kind: str, port: int) -> dict[str, Path]:
         path.mkdir()
     dirs["base"] = base
     dirs["labextensions"] = base / "labextensions"
+    dirs["app-settings"] = base / "app-settings"
+    if kind in ASSISTANT_OF:
+        dirs["app-settings"].mkdir()
+        (dirs["app-settings"] / "overrides.json").write_text(
+            json.dumps(assistant_settings(ASSISTANT_OF[kind]), indent=2)
+        )
 
     for rel, content in SETTINGS.items():
         target = dirs["settings"] / rel
@@ -260,7 +352,7 @@ def server_env(dirs: dict[str, Path]) -> dict[str, str]:
 
 
 def server_command(kind: str, port: int, dirs: dict[str, Path]) -> list[str]:
-    lab = kind in ("lab", "lab-rtc", "lab-example")
+    lab = kind in ("lab", "lab-rtc", "lab-example", "assistant-lab", "assistant0-lab")
     app = "LabApp" if lab else "JupyterNotebookApp"
     module = "jupyterlab" if lab else "notebook"
     extra = ["--LabApp.extension_manager=readonly"] if lab else []
@@ -278,6 +370,17 @@ def server_command(kind: str, port: int, dirs: dict[str, Path]) -> list[str]:
     else:
         # a key given here wins over the config files that enable it
         extra += [f"--ServerApp.jpserver_extensions={name}=False" for name in RTC_SERVER_EXTENSIONS]
+    # the assistant kinds' overrides.json, not the environment's
+    # (Notebook 7's settings come from the jupyterlab server extension, so
+    # LabApp's too)
+    extra_settings = (
+        [
+            f"--{name}.app_settings_dir={dirs['app-settings']}"
+            for name in sorted({app, "LabApp"})
+        ]
+        if kind in ASSISTANT_OF
+        else []
+    )
     return [
         sys.executable,
         "-m",
@@ -300,6 +403,7 @@ def server_command(kind: str, port: int, dirs: dict[str, Path]) -> list[str]:
         f"--{app}.user_settings_dir={dirs['settings']}",
         f"--{app}.workspaces_dir={dirs['workspaces']}",
         f"--{app}.labextensions_path={dirs['labextensions']}",
+        *extra_settings,
     ]
 
 
@@ -461,7 +565,116 @@ def site_with_example(site: Path) -> Path:
     return SITE_EXAMPLE
 
 
-def start_lite(port: int, example: bool = False) -> int:
+def dependencies_first(source: Path) -> list[tuple[Path, dict]]:
+    """The labextensions in ``source``, each after those it depends on.
+
+    JupyterLite loads its federated extensions one after the other, each
+    taking its shared modules from the extensions loaded before it: an
+    extension that needs ``@jupyter/chat`` from ``jupyterlab-chat-extension``
+    must come after it, or it gets a token of its own that nothing provides
+    (jupyter-ai-lite's persona then never sees a chat).
+    """
+    found = {}
+    for pkg_json in sorted([*source.glob("*/package.json"), *source.glob("@*/*/package.json")]):
+        package = json.loads(pkg_json.read_text(encoding="utf-8"))
+        found[package["name"]] = (pkg_json, package)
+    # the shared modules each one ships (bundled) for the others
+    provides = {
+        shared: name
+        for name, (_, package) in found.items()
+        for shared, spec in package.get("jupyterlab", {}).get("sharedPackages", {}).items()
+        if isinstance(spec, dict) and spec.get("bundled", True)
+    }
+    ordered: list[str] = []
+
+    def visit(name: str, seen: tuple[str, ...] = ()) -> None:
+        if name in ordered or name in seen:
+            return
+        package = found[name][1]
+        needs = [*package.get("dependencies", {}), *package.get("jupyterlab", {}).get("sharedPackages", {})]
+        for dep in needs:
+            provider = dep if dep in found else provides.get(dep)
+            if provider and provider != name:
+                visit(provider, (*seen, name))
+        ordered.append(name)
+
+    for name in found:
+        visit(name)
+    return [found[name] for name in ordered]
+
+
+def site_with_assistant(site: Path, name: str) -> Path:
+    """A copy of ``site`` with an assistant's labextensions, made of links.
+
+    As ``site_with_example``, for every labextension the assistant's wheels
+    ship; ``jupyter-lite.json`` also gets the assistant's settings in
+    ``settingsOverrides``, which JupyterLite reads as JupyterLab reads
+    ``overrides.json``.
+    """
+    source = assistant_labextensions(name)
+    if SITE_ASSISTANT.exists():
+        shutil.rmtree(SITE_ASSISTANT)
+    SITE_ASSISTANT.mkdir()
+    for entry in site.iterdir():
+        if entry.name not in ("jupyter-lite.json", "extensions", "build"):
+            (SITE_ASSISTANT / entry.name).symlink_to(entry.resolve())
+    # build/schemas/all_federated.json: the federated extensions' settings
+    # schemas, which `jupyter lite build` collects (a plugin whose schema is
+    # missing there fails to load its settings)
+    build = SITE_ASSISTANT / "build"
+    build.mkdir()
+    for entry in (site / "build").iterdir():
+        if entry.name != "schemas":
+            (build / entry.name).symlink_to(entry.resolve())
+    schemas = build / "schemas"
+    schemas.mkdir()
+    for entry in (site / "build" / "schemas").iterdir():
+        if entry.name != "all_federated.json":
+            (schemas / entry.name).symlink_to(entry.resolve())
+    federated_file = site / "build" / "schemas" / "all_federated.json"
+    federated = (
+        json.loads(federated_file.read_text(encoding="utf-8")) if federated_file.is_file() else []
+    )
+    extensions = SITE_ASSISTANT / "extensions"
+    extensions.mkdir()
+    for entry in (site / "extensions").iterdir():
+        (extensions / entry.name).symlink_to(entry.resolve())
+    config = json.loads((site / "jupyter-lite.json").read_text(encoding="utf-8"))
+    data = config.setdefault("jupyter-config-data", {})
+    entries = data.get("federated_extensions", [])
+    for pkg_json, package in dependencies_first(source):
+        pkg_name = package["name"]
+        dest = extensions / pkg_name
+        if dest.exists() or dest.is_symlink():
+            dest.unlink()
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.symlink_to(pkg_json.parent.resolve(), target_is_directory=True)
+        entries = [ext for ext in entries if ext.get("name") != pkg_name]
+        entries.append({"name": pkg_name, **package["jupyterlab"]["_build"]})
+        for schema in sorted((pkg_json.parent / "schemas" / pkg_name).glob("*.json")):
+            if schema.name == "package.json.orig":
+                continue
+            plugin_id = f"{pkg_name}:{schema.stem}"
+            federated = [item for item in federated if item.get("id") != plugin_id]
+            federated.append(
+                {
+                    "id": plugin_id,
+                    "raw": "{}",
+                    "schema": json.loads(schema.read_text(encoding="utf-8")),
+                    "settings": {},
+                    "version": package["version"],
+                }
+            )
+    (schemas / "all_federated.json").write_text(json.dumps(federated), encoding="utf-8")
+    data["federated_extensions"] = entries
+    overrides = data.setdefault("settingsOverrides", {})
+    for plugin, values in assistant_settings(name).items():
+        overrides.setdefault(plugin, {}).update(values)
+    (SITE_ASSISTANT / "jupyter-lite.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return SITE_ASSISTANT
+
+
+def start_lite(port: int, example: bool = False, assistant: str | None = None) -> int:
     site, reason = choose_lite_site()
     if site is None:
         # never rebuild demo/_output itself: someone may be serving or building it
@@ -489,6 +702,9 @@ def start_lite(port: int, example: bool = False) -> int:
     if example:
         site = site_with_example(site)
         kind = "lite-example"
+    if assistant:
+        site = site_with_assistant(site, assistant)
+        kind = "assistant-lite"
     cmd = [sys.executable, str(DEMO / "serve.py"), "--port", str(port), "--dir", str(site)]
     log(f"{kind} on http://127.0.0.1:{port}/ serving {site} (log: {log_path(kind)})")
     return run_until_stopped(cmd, None, None, log_path(kind))
@@ -500,14 +716,16 @@ def start_lite(port: int, example: bool = False) -> int:
 def main(argv: list[str]) -> int:
     if (
         len(argv) != 2
-        or argv[0] not in (*SERVER_KINDS, "lite", "lite-example")
+        or argv[0] not in (*SERVER_KINDS, "lite", "lite-example", "assistant-lite")
         or not argv[1].isdigit()
     ):
         print(__doc__, file=sys.stderr)
         return 2
     kind, port = argv[0], int(argv[1])
-    if kind in ("lite", "lite-example"):
-        return start_lite(port, example=kind == "lite-example")
+    if kind in ("lite", "lite-example", "assistant-lite"):
+        return start_lite(
+            port, example=kind == "lite-example", assistant=ASSISTANT_OF.get(kind)
+        )
     try:
         import ipykernel  # noqa: F401
     except ImportError:
@@ -519,7 +737,12 @@ def main(argv: list[str]) -> int:
     # the extension list is resolved with the server's own (isolated) paths
     os.environ.clear()
     os.environ.update(env)
-    curate_labextensions(dirs["labextensions"], rtc=kind == "lab-rtc", example=kind == "lab-example")
+    curate_labextensions(
+        dirs["labextensions"],
+        rtc=kind == "lab-rtc",
+        example=kind == "lab-example",
+        assistant=ASSISTANT_OF.get(kind),
+    )
     log(f"{kind} on http://127.0.0.1:{port}/ serving {dirs['root']} (log: {log_path(kind)})")
     return run_until_stopped(server_command(kind, port, dirs), env, dirs["base"], log_path(kind))
 
