@@ -183,6 +183,25 @@ describe('ToolMirror', () => {
     );
   });
 
+  it('refuses, without running, a call to a tool turned off that a chat still holds', async () => {
+    const handler = jest.fn(async () => ({ ran: true }));
+    registry.addTool(echo('example_held', handler));
+    // an open chat keeps the tool object it started with
+    const held = assistant.tools.example_held;
+    await registry.setDisabledTools(['example_held']);
+    expect(assistant.get('example_held')).toBeNull();
+    const refused = JSON.parse(await held.execute({ text: 'x' }));
+    expect(refused).toMatchObject({
+      error: 'WEBMCP_UNAVAILABLE',
+      tool: 'example_held'
+    });
+    expect(handler).not.toHaveBeenCalled();
+    await registry.setDisabledTools([]);
+    expect(JSON.parse(await held.execute({ text: 'x' }))).toEqual({
+      ran: true
+    });
+  });
+
   it('drops every tool when the registry is disposed', () => {
     registry.dispose();
     expect(Object.keys(assistant.tools)).toEqual([]);
