@@ -101,14 +101,7 @@ function registryText(
     );
   }
   if (disabled.length > 0) {
-    lines.push(
-      trans._n(
-        '%1 tool turned off in the settings: %2',
-        '%1 tools turned off in the settings: %2',
-        disabled.length,
-        disabled.join(', ')
-      )
-    );
+    lines.push(disabledLine(disabled, trans));
   }
   for (const failure of failed) {
     lines.push(
@@ -158,16 +151,19 @@ function assistantOnlyText(
     }
   }
   if (disabled.length > 0) {
-    lines.push(
-      trans._n(
-        '%1 tool turned off in the settings: %2',
-        '%1 tools turned off in the settings: %2',
-        disabled.length,
-        disabled.join(', ')
-      )
-    );
+    lines.push(disabledLine(disabled, trans));
   }
   return { text, title: lines.join('\n') };
+}
+
+/** The tooltip's line naming the tools turned off. */
+function disabledLine(disabled: string[], trans: TranslationBundle): string {
+  return trans._n(
+    '%1 tool turned off in the settings: %2',
+    '%1 tools turned off in the settings: %2',
+    disabled.length,
+    disabled.join(', ')
+  );
 }
 
 /** An annotation in words, for the tool list. */
