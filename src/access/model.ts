@@ -165,6 +165,24 @@ export function withCellAccess(
   return withAccessField(metadataValue, 'access', access);
 }
 
+/**
+ * A copy of a notebook's access metadata value to change one field of, at
+ * the current version. A value that is not an object (malformed, which
+ * hides the notebook from the agent) keeps hiding it: the copy has
+ * `notebookAccess: 'none'`.
+ */
+export function notebookAccessCopy(
+  metadataValue: unknown
+): Record<string, unknown> {
+  const next: Record<string, unknown> = isPlainObject(metadataValue)
+    ? { ...metadataValue }
+    : metadataValue === undefined
+      ? {}
+      : { notebookAccess: 'none' };
+  next.version = ACCESS_METADATA_VERSION;
+  return next;
+}
+
 /** The notebook metadata value to write for a new notebook access. */
 export function withNotebookAccess(
   notebookMetadataValue: unknown,

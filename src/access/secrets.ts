@@ -12,8 +12,8 @@ import type { PartialJSONObject } from '@lumino/coreutils';
 
 import {
   ACCESS_METADATA_KEY,
-  ACCESS_METADATA_VERSION,
-  isPlainObject
+  isPlainObject,
+  notebookAccessCopy
 } from './model';
 
 /** The field of the notebook's `jupyterlite_webmcp` value holding it. */
@@ -57,12 +57,7 @@ export function withWithholdSecrets(
   metadataValue: unknown,
   value: boolean | null
 ): PartialJSONObject {
-  const next: Record<string, unknown> = isPlainObject(metadataValue)
-    ? { ...metadataValue }
-    : metadataValue === undefined
-      ? {}
-      : { notebookAccess: 'none' };
-  next.version = ACCESS_METADATA_VERSION;
+  const next = notebookAccessCopy(metadataValue);
   if (value === null) {
     delete next[WITHHOLD_SECRETS_FIELD];
   } else {

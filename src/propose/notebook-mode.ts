@@ -14,8 +14,8 @@ import type { PartialJSONObject } from '@lumino/coreutils';
 
 import {
   ACCESS_METADATA_KEY,
-  ACCESS_METADATA_VERSION,
-  isPlainObject
+  isPlainObject,
+  notebookAccessCopy
 } from '../access/model';
 import type { ProposeMode } from '../tokens';
 
@@ -49,12 +49,7 @@ export function withNotebookMode(
   metadataValue: unknown,
   mode: ProposeMode
 ): PartialJSONObject {
-  const next: Record<string, unknown> = isPlainObject(metadataValue)
-    ? { ...metadataValue }
-    : metadataValue === undefined
-      ? {}
-      : { notebookAccess: 'none' };
-  next.version = ACCESS_METADATA_VERSION;
+  const next = notebookAccessCopy(metadataValue);
   next[PROPOSE_MODE_FIELD] = mode;
   return next as PartialJSONObject;
 }
