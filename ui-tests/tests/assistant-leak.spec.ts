@@ -7,8 +7,8 @@
  * canary (nor the hidden cell's id), while the visible content did reach it.
  * The hidden cell is the active one when the person sends the message, so
  * an assistant that attached the active cell by itself would show here.
- * jupyter-ai-lite 0.21 (JupyterLab) and jupyterlite-ai 0.20, whose context
- * awareness is on by default.
+ * jupyter-ai-lite 0.21 (JupyterLab and JupyterLite, whose contents differ)
+ * and jupyterlite-ai 0.20, whose context awareness is on by default.
  *
  * What our access rules cannot cover: the assistant's own tools. A second
  * test records that jupyter-ai-lite's `execute_command` runs
@@ -37,7 +37,7 @@ const hiddenNotebook = {
   jupyterlite_webmcp: { version: 1, notebookAccess: 'none' }
 };
 
-test('no request to the model holds what the owner hid @ai0', async ({
+test('no request to the model holds what the owner hid @ai0 @lite', async ({
   jupyter,
   human,
   agent,
