@@ -10,8 +10,42 @@ const { CopyRspackPlugin } = require('@rspack/core');
 // license.
 const relayPackage = path.dirname(require.resolve('@mcp-b/webmcp-local-relay'));
 
+// BUNDLE_STATS=<file>: also write the build's module and chunk statistics
+// there, to see which module is in which chunk and what imports it (each
+// module's `reasons`): `BUNDLE_STATS=/tmp/stats.json npm run build:prod`.
+class WriteStats {
+  constructor(file) {
+    this.file = file;
+  }
+  apply(compiler) {
+    compiler.hooks.done.tap('WriteStats', stats => {
+      require('fs').writeFileSync(
+        this.file,
+        JSON.stringify(
+          stats.toJson({
+            all: false,
+            chunks: true,
+            chunkModules: true,
+            modules: true,
+            nestedModules: true,
+            reasons: true,
+            ids: true,
+            modulesSpace: Infinity,
+            nestedModulesSpace: Infinity,
+            chunkModulesSpace: Infinity,
+            orphanModules: true
+          })
+        )
+      );
+    });
+  }
+}
+
 module.exports = {
   plugins: [
+    ...(process.env.BUNDLE_STATS
+      ? [new WriteStats(path.resolve(process.env.BUNDLE_STATS))]
+      : []),
     new CopyRspackPlugin({
       patterns: [
         {

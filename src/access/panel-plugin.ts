@@ -9,11 +9,9 @@ import type {
 } from '@jupyterlab/application';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { ITranslator } from '@jupyterlab/translation';
-import { DisposableSet } from '@lumino/disposable';
+import { type IDisposable } from '@lumino/disposable';
 
-import { AccessPanel } from '../panel/access-tab';
-import { AccessTabModel } from '../panel/access-tab-model';
-import { TabRanks } from '../panel/panel';
+import { activateWhenIdle, PARTS } from '../common/parts';
 import {
   IAgentAccess,
   IAgentPanel,
@@ -21,7 +19,13 @@ import {
   IWebMcpRegistry
 } from '../tokens';
 
-let wiring: DisposableSet | null = null;
+/** What the plugin activates, in a chunk fetched once the page is idle. */
+const loadWiring = PARTS.lazy(
+  'the Access section',
+  () => import(/* webpackChunkName: "later" */ '../later')
+);
+
+let wiring: IDisposable | null = null;
 
 /**
  * The Access section of the Agent panel. Propose mode and the registry are
@@ -44,13 +48,17 @@ export const accessPanelPlugin: JupyterFrontEndPlugin<void> = {
     registry: IWebMcpRegistry | null,
     translator: ITranslator | null
   ): void => {
-    const set = new DisposableSet();
-    wiring = set;
-    const model = new AccessTabModel({ tracker, access, proposals, registry });
-    const section = new AccessPanel({ model, translator });
-    set.add(panel.addSection(section, { rank: TabRanks.access }));
-    set.add(section);
-    set.add(model);
+    wiring = activateWhenIdle(app.restored, loadWiring, loaded =>
+      loaded.activateAccessPanel(
+        app,
+        tracker,
+        access,
+        panel,
+        proposals,
+        registry,
+        translator
+      )
+    );
   },
   deactivate: (): void => {
     wiring?.dispose();

@@ -10,23 +10,20 @@ import {
 } from '@jupyterlab/filebrowser';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
-import { ITranslator, nullTranslator } from '@jupyterlab/translation';
+import { ITranslator } from '@jupyterlab/translation';
 import { DisposableSet } from '@lumino/disposable';
 
-import { eachNotebook } from '../common/each-notebook';
+import { activateWhenIdle, PARTS } from '../common/parts';
 import { IAgentAccess } from '../tokens';
-import {
-  CELL_ACCESS_SHORTCUT,
-  CELL_CONTEXT_SELECTOR,
-  CommandIDs,
-  NOTEBOOK_FILE_SELECTOR,
-  addAccessCommands
-} from './commands';
-import { AccessMarkers } from './markers';
-import { AGENT_ACCESS_VALUES } from './model';
 import { RESTRICTIONS_CHANNEL_NAME } from './announced';
 import { ACCESS_CHANNEL_NAME } from './notebook-file';
 import { AgentAccessService } from './service';
+
+/** The owner's controls, in a chunk fetched once the page is idle. */
+const loadUi = PARTS.lazy(
+  'the access commands and cell markers',
+  () => import(/* webpackChunkName: "later" */ '../later')
+);
 
 let wiring: DisposableSet | null = null;
 
@@ -62,7 +59,6 @@ export const accessPlugin: JupyterFrontEndPlugin<IAgentAccess> = {
   ): IAgentAccess => {
     const set = new DisposableSet();
     wiring = set;
-    const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
     const access = new AgentAccessService({
       tracker,
       contents: app.serviceManager.contents,
@@ -95,81 +91,17 @@ export const accessPlugin: JupyterFrontEndPlugin<IAgentAccess> = {
           );
         });
     }
-    const fileBrowsers = (): FileBrowser[] => {
-      const browsers: FileBrowser[] = defaultBrowser ? [defaultBrowser] : [];
-      browserFactory?.tracker.forEach(browser => {
-        if (!browsers.includes(browser)) {
-          browsers.push(browser);
-        }
-      });
-      return browsers;
-    };
+    // the commands, menus and cell markers: once the page is idle
     set.add(
-      addAccessCommands(app, { tracker, access, translator, fileBrowsers })
-    );
-
-    set.add(
-      app.contextMenu.addItem({
-        type: 'separator',
-        selector: CELL_CONTEXT_SELECTOR,
-        rank: 19
-      })
-    );
-    set.add(
-      app.contextMenu.addItem({
-        command: CommandIDs.cycleCellAccess,
-        selector: CELL_CONTEXT_SELECTOR,
-        rank: 20
-      })
-    );
-    set.add(
-      app.contextMenu.addItem({
-        command: CommandIDs.cycleNotebookAccess,
-        args: { fileBrowser: true },
-        selector: NOTEBOOK_FILE_SELECTOR,
-        rank: 20
-      })
-    );
-    set.add(
-      app.commands.addKeyBinding({
-        command: CommandIDs.cycleCellAccess,
-        ...CELL_ACCESS_SHORTCUT
-      })
-    );
-
-    if (palette) {
-      const category = trans.__('Agent Access');
-      set.add(
-        palette.addItem({ command: CommandIDs.cycleCellAccess, category })
-      );
-      set.add(
-        palette.addItem({ command: CommandIDs.cycleNotebookAccess, category })
-      );
-      for (const value of AGENT_ACCESS_VALUES) {
-        for (const command of [
-          CommandIDs.setCellAccess,
-          CommandIDs.setNotebookAccess
-        ]) {
-          set.add(
-            palette.addItem({ command, args: { access: value }, category })
-          );
-        }
-      }
-    }
-
-    set.add(
-      eachNotebook(
-        tracker,
-        panel =>
-          new AccessMarkers({
-            panel,
-            translator,
-            onActivateNotebook: () => {
-              void app.commands.execute(CommandIDs.cycleNotebookAccess, {
-                path: panel.context.localPath
-              });
-            }
-          })
+      activateWhenIdle(app.restored, loadUi, loaded =>
+        loaded.activateAccessUi(app, {
+          tracker,
+          access,
+          translator,
+          palette,
+          defaultBrowser,
+          browserFactory
+        })
       )
     );
     return access;

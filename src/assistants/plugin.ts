@@ -17,7 +17,14 @@ import { type Token } from '@lumino/coreutils';
 import { DisposableSet } from '@lumino/disposable';
 
 import { IWebMcpRegistry } from '../tokens';
-import { type IAssistantToolRegistry, ToolMirror } from './mirror';
+import { PARTS } from '../common/parts';
+import { type IAssistantToolRegistry } from './mirror';
+
+/** The mirror and the AI SDK tool shape: loaded only with an assistant. */
+const loadMirror = PARTS.lazy(
+  "the in-app assistant's bridge",
+  () => import(/* webpackChunkName: "later" */ '../later')
+);
 
 /** An assistant we know how to reach. */
 export interface IKnownAssistant {
@@ -72,6 +79,9 @@ export async function connectAssistant(
       `${assistant.packageName} did not provide a tool registry with add, get and remove`
     );
   }
+  // in the chunk the page fetches once its start is over
+  await PARTS.started;
+  const { ToolMirror } = await loadMirror();
   const connection = new DisposableSet();
   connection.add(new ToolMirror(registry, target));
   connection.add(registry.addClient(assistant.packageName));

@@ -14,13 +14,14 @@ import type * as nbformat from '@jupyterlab/nbformat';
 
 import { ACCESS_METADATA_KEY, lastEdited, readHistory } from '../access/model';
 import { assertCellAccessible } from '../access/guard';
-import { cellNotFoundError, type AccessIntent } from '../access/policy';
+import { cellNotFoundError } from '../access/policy';
 import { LIMITS } from '../limits';
 import { ToolError } from '../common/errors';
 import { withholdSecrets } from '../common/secrets';
 import { type ICallTrace, NO_CALL } from './call';
 import { cellAccess, isCellVisible } from '../access/read';
 import { cellHash } from './cell-cache';
+import { type IFoundCell } from './find-cell';
 import { cellIndexOf } from './model-index';
 import {
   notebookInfo,
@@ -55,29 +56,7 @@ export interface ISnapshotOptions {
   filter?: TextFilter;
 }
 
-/** A cell found by id, with its index. */
-export interface IFoundCell {
-  cell: ISharedCell;
-  index: number;
-}
-
-/**
- * Find a cell by id and check the agent may do `intent` with it. A hidden
- * cell throws exactly the error an unknown id throws.
- */
-export function findCell(
-  model: ISharedNotebook,
-  cellId: string,
-  intent: AccessIntent
-): IFoundCell {
-  const index = cellIndexOf(model, cellId);
-  if (index < 0) {
-    throw cellNotFoundError(cellId);
-  }
-  const cell = model.cells[index];
-  assertCellAccessible({ id: cellId, access: cellAccess(cell) }, intent);
-  return { cell, index };
-}
+export { findCell, type IFoundCell } from './find-cell';
 
 /**
  * Refuse a write whose hash is not the cell's current one, with the current

@@ -28,7 +28,7 @@ import { ToolError } from '../common/errors';
 import { contentsError, contentsFailure } from '../common/contents-errors';
 import { withStableCellIds } from './cell-ids';
 import { notebookRevision } from './model-index';
-import { withJoinedStreams } from './outputs/outputs';
+import { withJoinedStreams } from './outputs/join-streams';
 import { basename, normalizePath } from './paths';
 import { type IJupyterEnvironment } from './environment';
 

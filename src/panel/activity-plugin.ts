@@ -13,24 +13,18 @@ import type {
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator } from '@jupyterlab/translation';
-import { DisposableDelegate, DisposableSet } from '@lumino/disposable';
+import { type IDisposable } from '@lumino/disposable';
 
+import { activateWhenIdle, PARTS } from '../common/parts';
 import { IAgentAccess, IAgentPanel, IWebMcpRegistry } from '../tokens';
-import { ActivityPanel } from './activity';
-import { ActivityModel } from './activity-model';
-import { AgentEditsModel } from './edits-model';
-import { TabRanks } from './panel';
-import { AgentPresence } from './presence';
-import { revealCell } from './reveal';
 
-/**
- * Where the history size is set: the Agent panel plugin's settings
- * (`schema/agent-panel.json`), where users have it since the panel was one
- * plugin.
- */
-const PANEL_SETTINGS_ID = 'jupyterlite-webmcp:agent-panel';
+/** What the plugin activates, in a chunk fetched once the page is idle. */
+const loadWiring = PARTS.lazy(
+  'the Activity section',
+  () => import(/* webpackChunkName: "later" */ '../later')
+);
 
-let wiring: DisposableSet | null = null;
+let wiring: IDisposable | null = null;
 
 /**
  * The Activity section and the on-cell presence. Its history size is the
@@ -52,52 +46,17 @@ export const activityPanelPlugin: JupyterFrontEndPlugin<void> = {
     translator: ITranslator | null,
     settingRegistry: ISettingRegistry | null
   ): void => {
-    const set = new DisposableSet();
-    wiring = set;
-    const activityModel = new ActivityModel({ registry });
-    if (settingRegistry) {
-      const apply = (settings: ISettingRegistry.ISettings) => {
-        const size = settings.composite.activityHistorySize;
-        if (typeof size === 'number') {
-          activityModel.limit = size;
-        }
-      };
-      void settingRegistry
-        .load(PANEL_SETTINGS_ID)
-        .then(settings => {
-          if (activityModel.isDisposed) {
-            return; // deactivated meanwhile
-          }
-          apply(settings);
-          settings.changed.connect(apply);
-          set.add(
-            new DisposableDelegate(() => settings.changed.disconnect(apply))
-          );
-        })
-        .catch(reason => {
-          console.warn(
-            'jupyterlite-webmcp: the Agent panel settings could not be read.',
-            reason
-          );
-        });
-    }
-    const editsModel = new AgentEditsModel({ tracker });
-    const section = new ActivityPanel({
-      model: activityModel,
-      edits: editsModel,
-      translator,
-      openCell: async (path, cellId) => {
-        await revealCell(app, access, path, cellId);
-      }
-    });
-    set.add(panel.addSection(section, { rank: TabRanks.activity }));
-    set.add(section);
-    set.add(activityModel);
-    set.add(editsModel);
-    if (registry) {
-      // while a tool acts on a cell, the cell says so
-      set.add(new AgentPresence({ registry, access, translator }));
-    }
+    wiring = activateWhenIdle(app.restored, loadWiring, loaded =>
+      loaded.activateActivityPanel(
+        app,
+        tracker,
+        access,
+        panel,
+        registry,
+        translator,
+        settingRegistry
+      )
+    );
   },
   deactivate: (): void => {
     wiring?.dispose();

@@ -10,8 +10,10 @@ import {
   nullTranslator,
   type TranslationBundle
 } from '@jupyterlab/translation';
+import { type IDisposable } from '@lumino/disposable';
 import { Widget } from '@lumino/widgets';
 
+import { type IMissingPart, PARTS, type Parts } from '../common/parts';
 import { SoonestTimer } from '../common/soonest-timer';
 import {
   type IProposals,
@@ -26,9 +28,15 @@ import {
 export function statusText(
   registry: IWebMcpRegistry,
   translator: ITranslator = nullTranslator,
-  waiting = 0
+  waiting = 0,
+  missing: readonly IMissingPart[] = []
 ): { text: string; title: string } {
-  const { text, title } = registryText(registry, translator);
+  const shown = withMissing(
+    registryText(registry, translator),
+    missing,
+    translator
+  );
+  const { text, title } = shown;
   if (waiting <= 0) {
     return { text, title };
   }
@@ -41,6 +49,39 @@ export function statusText(
         '%1 agent proposal waits for your decision (Agent panel, Proposals).',
         '%1 agent proposals wait for your decision (Agent panel, Proposals).',
         waiting
+      )
+    ].join('\n')
+  };
+}
+
+/**
+ * The text and tooltip with the parts of the extension that could not be
+ * loaded (a chunk the page could not fetch): "· 1 part missing", and a line
+ * for each in the tooltip.
+ */
+function withMissing(
+  shown: { text: string; title: string },
+  missing: readonly IMissingPart[],
+  translator: ITranslator
+): { text: string; title: string } {
+  if (missing.length === 0) {
+    return shown;
+  }
+  const trans = translator.load('jupyterlite-webmcp');
+  return {
+    text: trans._n(
+      '%2 · %1 part missing',
+      '%2 · %1 parts missing',
+      missing.length,
+      shown.text
+    ),
+    title: [
+      shown.title,
+      ...missing.map(({ part }) =>
+        trans.__(
+          'Could not load %1: the page may be offline, or hold files of an earlier version. Reload the page.',
+          part
+        )
       )
     ].join('\n')
   };
@@ -291,7 +332,8 @@ export class WebMcpStatus extends Widget {
   constructor(
     private readonly _registry: IWebMcpRegistry,
     private readonly _translator: ITranslator = nullTranslator,
-    private readonly _proposals: IProposals | null = null
+    private readonly _proposals: IProposals | null = null,
+    private readonly _parts: Parts = PARTS
   ) {
     super();
     this.addClass('jp-WebMcpStatus');
@@ -307,6 +349,7 @@ export class WebMcpStatus extends Widget {
     this._registry.statusChanged.connect(this._schedule, this);
     this._registry.callChanged.connect(this._schedule, this);
     this._proposals?.changed.connect(this._schedule, this);
+    this._partsChanged = this._parts.onChange(() => this._schedule());
     this._render();
   }
 
@@ -339,6 +382,7 @@ export class WebMcpStatus extends Widget {
     this._registry.statusChanged.disconnect(this._schedule, this);
     this._registry.callChanged.disconnect(this._schedule, this);
     this._proposals?.changed.disconnect(this._schedule, this);
+    this._partsChanged.dispose();
     super.dispose();
   }
 
@@ -347,7 +391,8 @@ export class WebMcpStatus extends Widget {
       ...statusText(
         this._registry,
         this._translator,
-        this._proposals?.pending().length ?? 0
+        this._proposals?.pending().length ?? 0,
+        this._parts.missing
       ),
       active: this._registry.activeCalls.length > 0
     };
@@ -384,6 +429,7 @@ export class WebMcpStatus extends Widget {
   }
 
   private readonly _paint = new SoonestTimer(() => this._render());
+  private readonly _partsChanged: IDisposable;
   private readonly _button = document.createElement('button');
   private _popup: Popup | null = null;
 }

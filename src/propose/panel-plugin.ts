@@ -10,17 +10,18 @@ import type {
 } from '@jupyterlab/application';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { ITranslator } from '@jupyterlab/translation';
-import { DisposableSet } from '@lumino/disposable';
+import { type IDisposable } from '@lumino/disposable';
 
-import { HeaderRanks, TabRanks } from '../panel/panel';
-import { ProposalsPanel } from '../panel/proposals';
-import { ProposalsModel } from '../panel/proposals-model';
-import { revealCell } from '../panel/reveal';
+import { activateWhenIdle, PARTS } from '../common/parts';
 import { IAgentAccess, IAgentPanel, IProposals } from '../tokens';
-import { CommandIDs } from './commands';
-import { ProposeModeToggle } from './toggle';
 
-let wiring: DisposableSet | null = null;
+/** What the plugin activates, in a chunk fetched once the page is idle. */
+const loadWiring = PARTS.lazy(
+  'the Proposals section',
+  () => import(/* webpackChunkName: "later" */ '../later')
+);
+
+let wiring: IDisposable | null = null;
 
 /** The Proposals section of the Agent panel and its header's switch. */
 export const proposePanelPlugin: JupyterFrontEndPlugin<void> = {
@@ -38,28 +39,16 @@ export const proposePanelPlugin: JupyterFrontEndPlugin<void> = {
     panel: IAgentPanel,
     translator: ITranslator | null
   ): void => {
-    const set = new DisposableSet();
-    wiring = set;
-    const model = new ProposalsModel({ tracker, proposals });
-    const section = new ProposalsPanel({
-      model,
-      translator,
-      openCell: async (path, cellId) => {
-        await revealCell(app, access, path, cellId);
-      }
-    });
-    set.add(panel.addSection(section, { rank: TabRanks.proposals }));
-    set.add(section);
-    set.add(model);
-    const toggle = new ProposeModeToggle({
-      proposals,
-      translator,
-      onToggle: () => {
-        void app.commands.execute(CommandIDs.toggleProposeMode);
-      }
-    });
-    set.add(panel.addHeaderControl(toggle, { rank: HeaderRanks.proposeMode }));
-    set.add(toggle);
+    wiring = activateWhenIdle(app.restored, loadWiring, loaded =>
+      loaded.activateProposePanel(
+        app,
+        tracker,
+        access,
+        proposals,
+        panel,
+        translator
+      )
+    );
   },
   deactivate: (): void => {
     wiring?.dispose();

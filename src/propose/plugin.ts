@@ -17,8 +17,8 @@ import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { DisposableSet } from '@lumino/disposable';
 
+import { activateWhenIdle, PARTS } from '../common/parts';
 import { IProposals } from '../tokens';
-import { ProposalBlocks } from './blocks';
 import { addProposeCommands, CommandIDs } from './commands';
 import { isProposeMode } from './notebook-mode';
 import { ProposalService } from './service';
@@ -26,6 +26,12 @@ import { isProposalKind } from './store';
 
 /** The plugin's id, which is also its settings' id. */
 export const PROPOSE_PLUGIN_ID = 'jupyterlite-webmcp:propose';
+
+/** The proposals' blocks in the notebooks, in a chunk of their own. */
+const loadBlocks = PARTS.lazy(
+  'the proposal blocks',
+  () => import(/* webpackChunkName: "later" */ '../later')
+);
 
 let active: DisposableSet | null = null;
 
@@ -89,7 +95,15 @@ export const proposePlugin: JupyterFrontEndPlugin<IProposals> = {
         );
       }
     }
-    set.add(new ProposalBlocks({ service, tracker, translator }));
+    // the blocks that show a proposal in its notebook: once the page is idle
+    // (a proposal waits for the owner; its block shows when they arrive)
+    set.add(
+      activateWhenIdle(
+        app.restored,
+        loadBlocks,
+        loaded => new loaded.ProposalBlocks({ service, tracker, translator })
+      )
+    );
     return service;
   },
   deactivate: (): void => {

@@ -1,7 +1,6 @@
 /**
- * The owner's relay setting, read from the settings, and the switch that
- * follows it: connect when turned on (the connector loads the relay's page
- * script, ./embed.ts, only then), disconnect when turned off, reconnect when
+ * The switch that follows the owner's relay setting (./settings.ts): connect
+ * when turned on, disconnect when turned off, reconnect when
  * the port changes. Changes are applied one at a time, in order, so a quick
  * off-on-off ends off whatever the connector's timing.
  *
@@ -9,34 +8,13 @@
  */
 import { type IDisposable } from '@lumino/disposable';
 
-/** The relay's own default WebSocket port (`webmcp-local-relay --port`). */
-export const DEFAULT_RELAY_PORT = 9333;
+import { DEFAULT_RELAY_PORT, type IRelaySettings } from './settings';
 
-/** What the setting asks for. */
-export interface IRelaySettings {
-  /** "Connect to a local WebMCP relay": off unless the owner turns it on. */
-  enabled: boolean;
-  /** The relay's WebSocket port on 127.0.0.1. */
-  port: number;
-}
-
-/** The settings as the schema (schema/relay.json) defines them; anything invalid reads as the default. */
-export function readRelaySettings(composite: unknown): IRelaySettings {
-  const values = (
-    composite && typeof composite === 'object' ? composite : {}
-  ) as Record<string, unknown>;
-  const port = values.port;
-  return {
-    enabled: values.enabled === true,
-    port:
-      typeof port === 'number' &&
-      Number.isInteger(port) &&
-      port >= 1 &&
-      port <= 65535
-        ? port
-        : DEFAULT_RELAY_PORT
-  };
-}
+export {
+  DEFAULT_RELAY_PORT,
+  type IRelaySettings,
+  readRelaySettings
+} from './settings';
 
 /** Connects to the relay on a port; disposing the result disconnects. */
 export type RelayConnector = (port: number) => Promise<IDisposable>;

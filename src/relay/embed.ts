@@ -96,3 +96,6 @@ export async function connectRelay(
     }
   };
 }
+
+// the relay's chunk: what follows the setting, with the page script
+export { RelaySwitch } from './connection';

@@ -13,11 +13,19 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { DisposableDelegate } from '@lumino/disposable';
 
 import { IWebMcpRegistry } from '../tokens';
-import { readRelaySettings, RelaySwitch } from './connection';
+import { PARTS } from '../common/parts';
+import { type RelaySwitch } from './connection';
+import { readRelaySettings } from './settings';
 
 export const RELAY_PLUGIN_ID = 'jupyterlite-webmcp:relay';
 
-let relaySwitch: RelaySwitch | null = null;
+/** The relay's chunk: the switch and the page script's loader. */
+const loadRelay = PARTS.lazy(
+  'the local WebMCP relay',
+  () => import(/* webpackChunkName: "relay" */ './embed')
+);
+
+let relaySwitch: Promise<RelaySwitch> | null = null;
 
 export const relayPlugin: JupyterFrontEndPlugin<void> = {
   id: RELAY_PLUGIN_ID,
@@ -33,38 +41,52 @@ export const relayPlugin: JupyterFrontEndPlugin<void> = {
     translator: ITranslator | null
   ): void => {
     const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
-    const current = new RelaySwitch(
-      async port => {
-        const { connectRelay } = await import(
-          /* webpackChunkName: "relay" */ './embed'
-        );
-        const connection = await connectRelay({ source: registry, port });
-        // the status item names the relay among the clients
-        const client = registry.addClient(
-          trans.__(
-            'a desktop agent through the local WebMCP relay (port %1)',
-            port
-          )
-        );
-        return new DisposableDelegate(() => {
-          client.dispose();
-          connection.dispose();
-        });
-      },
-      {
-        onError: reason =>
-          console.warn(
-            'jupyterlite-webmcp: could not connect to the local WebMCP relay:',
-            reason
-          )
-      }
-    );
-    relaySwitch = current;
+    // the switch and the relay's page script: loaded once the owner turns
+    // the relay on, never before
+    const start = async (): Promise<RelaySwitch> => {
+      const { connectRelay, RelaySwitch } = await loadRelay();
+      return new RelaySwitch(
+        async port => {
+          const connection = await connectRelay({ source: registry, port });
+          // the status item names the relay among the clients
+          const client = registry.addClient(
+            trans.__(
+              'a desktop agent through the local WebMCP relay (port %1)',
+              port
+            )
+          );
+          return new DisposableDelegate(() => {
+            client.dispose();
+            connection.dispose();
+          });
+        },
+        {
+          onError: reason =>
+            console.warn(
+              'jupyterlite-webmcp: could not connect to the local WebMCP relay:',
+              reason
+            )
+        }
+      );
+    };
     settingRegistry
       .load(RELAY_PLUGIN_ID)
       .then(settings => {
-        const apply = () =>
-          void current.update(readRelaySettings(settings.composite));
+        const apply = () => {
+          const wanted = readRelaySettings(settings.composite);
+          if (!relaySwitch && !wanted.enabled) {
+            return; // off, and never on in this page
+          }
+          relaySwitch ??= start().catch((reason: unknown) => {
+            relaySwitch = null; // loaded again at the next change
+            throw reason;
+          });
+          // each change in turn, the switch applies the last one asked for
+          void relaySwitch.then(
+            current => current.update(readRelaySettings(settings.composite)),
+            () => undefined // said by the part's loader (status bar, console)
+          );
+        };
         apply();
         settings.changed.connect(apply);
       })
@@ -76,7 +98,10 @@ export const relayPlugin: JupyterFrontEndPlugin<void> = {
       });
   },
   deactivate: (): void => {
-    relaySwitch?.dispose();
+    void relaySwitch?.then(
+      current => current.dispose(),
+      () => undefined
+    );
     relaySwitch = null;
   }
 };

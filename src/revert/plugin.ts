@@ -11,12 +11,17 @@ import type {
 } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { INotebookTracker } from '@jupyterlab/notebook';
-import { ITranslator, nullTranslator } from '@jupyterlab/translation';
-import { DisposableSet } from '@lumino/disposable';
+import { ITranslator } from '@jupyterlab/translation';
+import { type IDisposable } from '@lumino/disposable';
+import { activateWhenIdle, PARTS } from '../common/parts';
 
-import { addRevertCommands, CommandIDs } from './commands';
+/** What the plugin activates, in a chunk fetched once the page is idle. */
+const loadWiring = PARTS.lazy(
+  'the revert commands',
+  () => import(/* webpackChunkName: "later" */ '../later')
+);
 
-let wiring: DisposableSet | null = null;
+let wiring: IDisposable | null = null;
 
 /** The command that forgets the agent's edits of the current notebook. */
 export const revertPlugin: JupyterFrontEndPlugin<void> = {
@@ -32,18 +37,9 @@ export const revertPlugin: JupyterFrontEndPlugin<void> = {
     translator: ITranslator | null,
     palette: ICommandPalette | null
   ): void => {
-    const set = new DisposableSet();
-    wiring = set;
-    const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
-    set.add(addRevertCommands(app.commands, tracker, trans));
-    if (palette) {
-      set.add(
-        palette.addItem({
-          command: CommandIDs.forgetAgentEdits,
-          category: trans.__('Agent')
-        })
-      );
-    }
+    wiring = activateWhenIdle(app.restored, loadWiring, loaded =>
+      loaded.activateRevert(app, tracker, translator, palette)
+    );
   },
   deactivate: (): void => {
     wiring?.dispose();

@@ -11,22 +11,19 @@ import type {
 } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { INotebookTracker } from '@jupyterlab/notebook';
-import { ITranslator, nullTranslator } from '@jupyterlab/translation';
-import { DisposableSet } from '@lumino/disposable';
+import { ITranslator } from '@jupyterlab/translation';
+import { type IDisposable } from '@lumino/disposable';
 
-import { CommentsPanel } from '../panel/comments';
-import { CommentsTabModel } from '../panel/comments-model';
-import { TabRanks } from '../panel/panel';
-import { revealAnchor } from '../panel/reveal';
+import { activateWhenIdle, PARTS } from '../common/parts';
 import { IAgentAccess, IAgentPanel, IReviewStore } from '../tokens';
-import {
-  addReviewCommands,
-  addReviewMenus,
-  CommandIDs,
-  humanAuthor
-} from './commands';
 
-let wiring: DisposableSet | null = null;
+/** The section and its commands, in a chunk fetched once the page is idle. */
+const loadWiring = PARTS.lazy(
+  'the Comments section',
+  () => import(/* webpackChunkName: "later" */ '../later')
+);
+
+let wiring: IDisposable | null = null;
 
 /**
  * The Comments section of the Agent panel and the review commands. The
@@ -37,105 +34,32 @@ export const reviewPanelPlugin: JupyterFrontEndPlugin<void> = {
   description:
     'The Comments section of the Agent panel, and the commands that start a review thread.',
   autoStart: true,
-  requires: [INotebookTracker, IAgentAccess, IReviewStore, IAgentPanel],
+  // the store is resolved with the section, once the page is idle
+  requires: [INotebookTracker, IAgentAccess, IAgentPanel],
   optional: [ITranslator, ICommandPalette],
   activate: (
     app: JupyterFrontEnd,
     tracker: INotebookTracker,
     access: IAgentAccess,
-    review: IReviewStore,
     panel: IAgentPanel,
     translator: ITranslator | null,
     palette: ICommandPalette | null
   ): void => {
-    const set = new DisposableSet();
-    wiring = set;
-    const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
-    const commentsModel = new CommentsTabModel({
-      tracker,
-      review,
-      author: () => humanAuthor(app)
+    const load = async () => ({
+      wiring: await loadWiring(),
+      review: await app.resolveRequiredService(IReviewStore)
     });
-    const comments = new CommentsPanel({
-      model: commentsModel,
-      translator,
-      goTo: async (path, row) => {
-        await revealAnchor(app, access, path, row.thread.anchor.cellId, {
-          range: row.status.range ?? null
-        });
-      }
-    });
-    set.add(panel.addSection(comments, { rank: TabRanks.comments }));
-    set.add(comments);
-    set.add(commentsModel);
-    const showComments = () => {
-      panel.reveal(comments);
-    };
-    // the human's commands ask for the comment in the section's composer
-    set.add(
-      addReviewCommands(app, {
+    wiring = activateWhenIdle(app.restored, load, loaded =>
+      loaded.wiring.activateReviewPanel(
+        app,
         tracker,
+        access,
+        loaded.review,
+        panel,
         translator,
-        compose: target => {
-          commentsModel.startDraft({
-            model: target.model,
-            path: target.panel.context.localPath,
-            anchor: target.anchor
-          });
-          showComments();
-        }
-      })
+        palette
+      )
     );
-    set.add(addReviewMenus(app, palette, translator));
-    set.add(
-      app.commands.addCommand(CommandIDs.showComments, {
-        label: trans.__('Show Review Comments'),
-        caption: trans.__(
-          'Show the review threads of the current notebook in the Agent panel.'
-        ),
-        describedBy: {
-          args: {
-            type: 'object',
-            properties: {
-              threadId: {
-                type: 'string',
-                description: 'The thread to bring into view.'
-              },
-              cellId: {
-                type: 'string',
-                description:
-                  'Bring the first open thread of this cell into view.'
-              }
-            }
-          }
-        },
-        execute: args => {
-          showComments();
-          const model = tracker.currentWidget?.content.model?.sharedModel;
-          let threadId =
-            typeof args.threadId === 'string' ? args.threadId : null;
-          if (!threadId && typeof args.cellId === 'string' && model) {
-            const threads = review
-              .allThreads(model)
-              .filter(thread => thread.anchor.cellId === args.cellId);
-            threadId =
-              (threads.find(thread => thread.status === 'open') ?? threads[0])
-                ?.id ?? null;
-          }
-          if (threadId) {
-            commentsModel.focusThread(threadId);
-          }
-        }
-      })
-    );
-    if (palette) {
-      set.add(
-        palette.addItem({
-          command: CommandIDs.showComments,
-          category: trans.__('Agent')
-        })
-      );
-    }
   },
   deactivate: (): void => {
     wiring?.dispose();

@@ -4,24 +4,26 @@ import {
 } from '@jupyterlab/application';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { ITranslator } from '@jupyterlab/translation';
-import { DisposableSet } from '@lumino/disposable';
+import { DisposableSet, type IDisposable } from '@lumino/disposable';
 
-import { eachNotebook } from '../common/each-notebook';
+import { activateWhenIdle, PARTS } from '../common/parts';
 import { IReviewStore, IWebMcpRegistry } from '../tokens';
 import { IToolServices } from '../webmcp/services';
 import { commentTools } from '../webmcp/tools';
-import { ReviewBadges } from './badges';
-import { CommandIDs } from './commands';
-import { ReviewStore } from './storage';
 
 /** Provides the review store: the threads stored in notebook metadata. */
 export const reviewStorePlugin: JupyterFrontEndPlugin<IReviewStore> = {
   id: 'jupyterlite-webmcp:review-store',
   description:
     'Reads the review threads stored in notebooks, as the agent may see them.',
-  autoStart: true,
+  // started when first needed (a comment tool's first call, the Comments
+  // section once the page is idle), not with the page
+  autoStart: 'defer',
   provides: IReviewStore,
-  activate: (): IReviewStore => new ReviewStore()
+  activate: async (): Promise<IReviewStore> => {
+    await PARTS.started;
+    return new (await loadStore()).ReviewStore();
+  }
 };
 
 let tools: DisposableSet | null = null;
@@ -32,15 +34,15 @@ export const reviewToolsPlugin: JupyterFrontEndPlugin<void> = {
   description:
     'Adds the review-thread tools (jupyter_list_comments and the six others) to the WebMCP registry.',
   autoStart: true,
-  requires: [IWebMcpRegistry, IToolServices, IReviewStore],
+  requires: [IWebMcpRegistry, IToolServices],
   activate: (
     app: JupyterFrontEnd,
     registry: IWebMcpRegistry,
-    services: IToolServices,
-    review: IReviewStore
+    services: IToolServices
   ): void => {
     const set = new DisposableSet();
     tools = set;
+    const review = () => app.resolveRequiredService(IReviewStore);
     for (const tool of commentTools(services, review)) {
       set.add(registry.addTool(tool));
     }
@@ -51,7 +53,19 @@ export const reviewToolsPlugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-let wiring: DisposableSet | null = null;
+/** The store of review threads, in the chunk fetched once the page is idle. */
+const loadStore = PARTS.lazy(
+  'the review threads',
+  () => import(/* webpackChunkName: "later" */ '../later')
+);
+
+/** The badges, in a chunk fetched once the page is idle. */
+const loadBadges = PARTS.lazy(
+  'the review badges',
+  () => import(/* webpackChunkName: "later" */ '../later')
+);
+
+let wiring: IDisposable | null = null;
 
 /**
  * A badge on every cell with open review threads; pressing it shows them in
@@ -69,22 +83,8 @@ export const reviewBadgesPlugin: JupyterFrontEndPlugin<void> = {
     tracker: INotebookTracker,
     translator: ITranslator | null
   ): void => {
-    const set = new DisposableSet();
-    wiring = set;
-    set.add(
-      eachNotebook(
-        tracker,
-        panel =>
-          new ReviewBadges({
-            panel,
-            translator,
-            onActivate: cellId => {
-              if (app.commands.hasCommand(CommandIDs.showComments)) {
-                void app.commands.execute(CommandIDs.showComments, { cellId });
-              }
-            }
-          })
-      )
+    wiring = activateWhenIdle(app.restored, loadBadges, loaded =>
+      loaded.activateReviewBadges(app, tracker, translator)
     );
   },
   deactivate: (): void => {

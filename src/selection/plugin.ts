@@ -8,7 +8,14 @@ import { DisposableSet } from '@lumino/disposable';
 import { IOutputSelectionTracker, IWebMcpRegistry } from '../tokens';
 import { IToolServices } from '../webmcp/services';
 import { selectionTools } from '../webmcp/tools';
-import { OutputSelectionTracker } from './capture';
+import { PARTS } from '../common/parts';
+import { type OutputSelectionTracker } from './capture';
+
+/** The tracker, in the chunk fetched once the page is idle. */
+const loadTracker = PARTS.lazy(
+  'the output selection',
+  () => import(/* webpackChunkName: "later" */ '../later')
+);
 
 let selection: OutputSelectionTracker | null = null;
 
@@ -18,13 +25,16 @@ export const outputSelectionPlugin: JupyterFrontEndPlugin<IOutputSelectionTracke
     id: 'jupyterlite-webmcp:output-selection',
     description:
       'Records the text the human selects inside one rendered cell output.',
-    autoStart: true,
+    // started once the app is restored, or at the tool's first call
+    autoStart: 'defer',
     requires: [INotebookTracker],
     provides: IOutputSelectionTracker,
-    activate: (
+    activate: async (
       app: JupyterFrontEnd,
       tracker: INotebookTracker
-    ): IOutputSelectionTracker => {
+    ): Promise<IOutputSelectionTracker> => {
+      await PARTS.started;
+      const { OutputSelectionTracker } = await loadTracker();
       selection = new OutputSelectionTracker({ tracker });
       return selection;
     },
@@ -42,15 +52,15 @@ export const outputSelectionToolPlugin: JupyterFrontEndPlugin<void> = {
   description:
     'Adds jupyter_get_output_selection to the WebMCP registry: the output text the human selected.',
   autoStart: true,
-  requires: [IWebMcpRegistry, IToolServices, IOutputSelectionTracker],
+  requires: [IWebMcpRegistry, IToolServices],
   activate: (
     app: JupyterFrontEnd,
     registry: IWebMcpRegistry,
-    services: IToolServices,
-    tracker: IOutputSelectionTracker
+    services: IToolServices
   ): void => {
     const set = new DisposableSet();
     tool = set;
+    const tracker = () => app.resolveRequiredService(IOutputSelectionTracker);
     for (const definition of selectionTools(services.resolver, tracker)) {
       set.add(registry.addTool(definition));
     }

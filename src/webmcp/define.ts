@@ -14,7 +14,6 @@ import {
   type ToolName
 } from './specs';
 import { type IToolCallContext, type IToolDefinition } from './types';
-import { COMPILED_VALIDATORS } from './validators.generated';
 
 /** A tool's arguments as its handler receives them: validated, defaults in. */
 export type ToolArgs<N extends ToolName> = FromSchema<ToolInputSchema<N>>;
@@ -29,23 +28,35 @@ export type ToolHandler<N extends ToolName> = (
 export type ToolHandlers<N extends ToolName> = { [K in N]: ToolHandler<K> };
 
 /** The seven review-thread tools, which the review feature contributes. */
-export type CommentToolName =
-  | 'jupyter_list_comments'
-  | 'jupyter_get_comment'
-  | 'jupyter_create_comment'
-  | 'jupyter_reply_comment'
-  | 'jupyter_resolve_comment'
-  | 'jupyter_reopen_comment'
-  | 'jupyter_focus_comment';
+export const COMMENT_TOOL_NAMES = [
+  'jupyter_list_comments',
+  'jupyter_get_comment',
+  'jupyter_create_comment',
+  'jupyter_reply_comment',
+  'jupyter_resolve_comment',
+  'jupyter_reopen_comment',
+  'jupyter_focus_comment'
+] as const satisfies readonly ToolName[];
+export type CommentToolName = (typeof COMMENT_TOOL_NAMES)[number];
 
 /** The output-selection tool, which the selection feature contributes. */
-export type SelectionToolName = 'jupyter_get_output_selection';
+export const SELECTION_TOOL_NAMES = [
+  'jupyter_get_output_selection'
+] as const satisfies readonly ToolName[];
+export type SelectionToolName = (typeof SELECTION_TOOL_NAMES)[number];
 
 /** The tools the WebMCP plugin itself registers. */
 export type CoreToolName = Exclude<
   ToolName,
   CommentToolName | SelectionToolName
 >;
+
+/** Their names, in the specification's order. */
+export const CORE_TOOL_NAMES = TOOL_NAMES.filter(
+  (name): name is CoreToolName =>
+    !(COMMENT_TOOL_NAMES as readonly ToolName[]).includes(name) &&
+    !(SELECTION_TOOL_NAMES as readonly ToolName[]).includes(name)
+);
 
 /**
  * The handler as the registry calls it. The registry validates the
@@ -64,12 +75,11 @@ function definition(name: ToolName, handler: RegistryHandler): IToolDefinition {
     description,
     annotations,
     inputSchema,
-    validate: COMPILED_VALIDATORS[name],
     handler
   };
 }
 
-/** One of our tools: its definition, its generated validator, its handler. */
+/** One of our tools: its definition and its handler. */
 export function defineTool<N extends ToolName>(
   name: N,
   handler: ToolHandler<N>
@@ -88,4 +98,22 @@ export function defineTools<N extends ToolName>(
     const handler = named[name];
     return handler ? [definition(name, handler)] : [];
   });
+}
+
+/**
+ * The definitions of a group of tools whose handlers are loaded at the
+ * first call (`load`, shared by the group): the tools are registered from
+ * their definitions alone. A load that fails rejects that call and is tried
+ * again at the next.
+ */
+export function defineLazyTools<N extends ToolName>(
+  names: readonly N[],
+  load: () => Promise<ToolHandlers<N>>
+): IToolDefinition[] {
+  return names.map(name =>
+    definition(name, async (args, call) => {
+      const handlers = (await load()) as unknown as Record<N, RegistryHandler>;
+      return handlers[name](args, call);
+    })
+  );
 }

@@ -6,7 +6,7 @@
  */
 import { type AccessIntent } from '../access/policy';
 import { isCellVisible } from '../access/read';
-import { findCell } from '../jupyter/cells';
+import { findCell } from '../jupyter/find-cell';
 import { type NotebookResolver } from '../jupyter/notebook';
 import { type IToolNotebook, type IWebMcpNotebooks } from '../tokens';
 

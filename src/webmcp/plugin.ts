@@ -9,6 +9,7 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 
 import { ACCESS_METADATA_KEY } from '../access/model';
+import { afterStart, PARTS } from '../common/parts';
 import { NOT_YET_KNOWN, NotebookVisibilityCache } from '../access/visibility';
 import { type IJupyterEnvironment } from '../jupyter/environment';
 import { NotebookResolver } from '../jupyter/notebook';
@@ -16,7 +17,7 @@ import { IAgentAccess, IProposals, IWebMcpRegistry } from '../tokens';
 import { toolNotebooks } from './notebooks';
 import { WebMcpRegistry } from './register';
 import { IToolServices } from './services';
-import { coreTools } from './tools';
+import { coreTools, loadHandlers, preloadHandlers } from './tools';
 import { InputValidator } from './validate';
 
 /**
@@ -94,10 +95,19 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
   ): IWebMcpRegistry => {
     registry = new WebMcpRegistry({
       tools: coreTools(services, proposals),
-      validator: new InputValidator(),
+      // ours are generated at build time and come with the handlers' chunk
+      validator: new InputValidator(
+        async () => (await loadHandlers()).COMPILED_VALIDATORS
+      ),
       notebooks: toolNotebooks(services.resolver)
     });
     const started = registry;
+    // the parts the start does not need wait until the tools are registered
+    // (or no WebMCP was found at the first look); then, once the page is
+    // idle, the handlers' chunk is fetched before the first call needs it
+    // (docs/architecture.md, "A small start")
+    PARTS.holdUntil(app.restored.then(() => started.settled()));
+    void afterStart(app.restored).then(preloadHandlers);
     if (!settingRegistry) {
       started.start();
       return started;

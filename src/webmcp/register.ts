@@ -11,6 +11,7 @@
  * unexpected exception, becomes the result envelope. Every tool arrives
  * through `addTool`; the calls are recorded in the call log (./calls.ts).
  */
+import { PromiseDelegate } from '@lumino/coreutils';
 import { DisposableDelegate, type IDisposable } from '@lumino/disposable';
 import { Signal, type ISignal } from '@lumino/signaling';
 
@@ -258,6 +259,24 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     return this._disposed;
   }
 
+  /**
+   * Resolves once the first look for the model context is over: every tool
+   * added until then registered (or refused), or no WebMCP found at once
+   * (the re-checks go on).
+   */
+  get firstLook(): Promise<void> {
+    return this._firstLook.promise;
+  }
+
+  /**
+   * Resolves once the registrations started so far have settled (tools
+   * added since `firstLook` are registered in later rounds).
+   */
+  async settled(): Promise<void> {
+    await this._firstLook.promise;
+    await this._reconciling;
+  }
+
   /** Find the model context and register, re-checking a bounded number of times. */
   start(): void {
     if (this._disposed || this._started) {
@@ -280,6 +299,7 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     try {
       // a signal from another realm (an isolated world, an iframe) counts too
       const signal = ownSignal(options?.signal);
+      await this._validator.ready(tool.name);
       const args = this._validator.validate(tool.name, input);
       this._calls.validated(call, args);
       result = successResult(
@@ -300,6 +320,7 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
       return;
     }
     this._disposed = true;
+    this._firstLook.resolve();
     if (this._timer !== null) {
       clearTimeout(this._timer);
       this._timer = null;
@@ -362,9 +383,11 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     }
     const context = this._find();
     if (context) {
-      void this._registerAll(context);
+      void this._registerAll(context).then(() => this._firstLook.resolve());
       return;
     }
+    // no WebMCP at the first look: the start is over without registrations
+    this._firstLook.resolve();
     if (index < this._delays.length) {
       this._setStatus({ ...this._status, pending: true });
       this._timer = setTimeout(
@@ -490,6 +513,7 @@ export class WebMcpRegistry implements IWebMcpRegistry, IDisposable {
     this._statusChanged.emit(status);
   }
 
+  private readonly _firstLook = new PromiseDelegate<void>();
   private readonly _tools: IToolDefinition[] = [];
   private readonly _validator: InputValidator;
   private readonly _compile: (

@@ -9,7 +9,6 @@
 import { ToolError } from '../common/errors';
 import { TOOL_INPUT_SCHEMAS, TOOL_NAMES, type ToolName } from './specs';
 import { type JSONSchema } from './types';
-import { COMPILED_VALIDATORS } from './validators.generated';
 
 /** How much of a caller-supplied name a message may echo. */
 const MAX_ECHO_CHARS = 64;
@@ -28,24 +27,53 @@ export type { CompiledValidator, IValidationError } from './types';
  */
 export class InputValidator {
   /**
-   * @param validators - The compiled schemas of our tools, by default those
-   *   generated at build time; tests pass validators compiled by ajv at run
-   *   time.
+   * @param validators - The compiled schemas of our tools: those generated
+   *   at build time (./validators.generated.ts), or a loader of them, called
+   *   at the first `ready` (the page loads them with the tools' handlers);
+   *   tests pass validators compiled by ajv at run time.
    * @param schemas - The schemas they were compiled from, which the messages
    *   quote (the properties an object accepts).
    */
   constructor(
-    validators: Readonly<
-      Record<ToolName, CompiledValidator>
-    > = COMPILED_VALIDATORS,
+    validators: OurValidators | (() => Promise<OurValidators>),
     schemas: Readonly<Record<ToolName, JSONSchema>> = TOOL_INPUT_SCHEMAS
   ) {
+    const known = typeof validators === 'function' ? null : validators;
+    this._load = typeof validators === 'function' ? validators : null;
     for (const name of TOOL_NAMES) {
       this._entries.set(name, {
-        validator: validators[name],
+        validator: known ? known[name] : null,
         schema: schemas[name]
       });
     }
+  }
+
+  /**
+   * Resolves once the validator of `name` is at hand (at once, but for our
+   * tools' before their loader has answered); rejects when the loader fails,
+   * which is tried again at the next call.
+   */
+  async ready(name: string): Promise<void> {
+    const load = this._load;
+    if (!load || this._entries.get(name)?.validator !== null) {
+      return;
+    }
+    this._loading ??= load().then(
+      loaded => {
+        for (const tool of TOOL_NAMES) {
+          const entry = this._entries.get(tool);
+          if (entry && entry.validator === null) {
+            entry.validator = loaded[tool];
+          }
+        }
+        this._load = null;
+      },
+      (reason: unknown) => {
+        this._loading = null;
+        throw reason;
+      }
+    );
+    await this._loading;
   }
 
   /** Whether it knows the schema of `name`. */
@@ -89,6 +117,11 @@ export class InputValidator {
     }
     const args = copyJSON(input, new WeakSet()) as JSONObject;
     const { validator, schema } = entry;
+    if (validator === null) {
+      throw new Error(
+        `The validator of tool "${echo(String(name))}" is not loaded yet (call ready first).`
+      );
+    }
     if (!validator(args)) {
       const error = validator.errors?.[0];
       throw error
@@ -101,11 +134,16 @@ export class InputValidator {
     return args;
   }
 
+  private _load: (() => Promise<OurValidators>) | null;
+  private _loading: Promise<void> | null = null;
   private readonly _entries = new Map<
     string,
-    { validator: CompiledValidator; schema: JSONSchema }
+    { validator: CompiledValidator | null; schema: JSONSchema }
   >();
 }
+
+/** The compiled validators of our tools, by name. */
+type OurValidators = Readonly<Record<ToolName, CompiledValidator>>;
 
 /**
  * A deep copy of plain objects and arrays. Properties holding `undefined` are

@@ -16,6 +16,7 @@ import { LIMITS } from '../../src/limits';
 import { type IWebMcpTool } from '../../src/tokens';
 import { WebMcpRegistry } from '../../src/webmcp/register';
 import { InputValidator } from '../../src/webmcp/validate';
+import { COMPILED_VALIDATORS } from '../../src/webmcp/validators.generated';
 
 /** A tool registry as jupyter-ai-lite's and jupyterlite-ai's behave. */
 class AssistantRegistry {
@@ -66,7 +67,7 @@ describe('ToolMirror', () => {
   beforeEach(() => {
     // no model context at all: a browser without WebMCP
     registry = new WebMcpRegistry({
-      validator: new InputValidator(),
+      validator: new InputValidator(COMPILED_VALIDATORS),
       findModelContext: () => null,
       recheckDelaysMs: [],
       log: { warn: jest.fn() }

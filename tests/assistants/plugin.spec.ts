@@ -11,12 +11,13 @@ import {
 } from '../../src/assistants/plugin';
 import { WebMcpRegistry } from '../../src/webmcp/register';
 import { InputValidator } from '../../src/webmcp/validate';
+import { COMPILED_VALIDATORS } from '../../src/webmcp/validators.generated';
 
 const TOKEN = new Token<unknown>('test:IToolRegistry');
 
 function registryWithOneTool(): WebMcpRegistry {
   const registry = new WebMcpRegistry({
-    validator: new InputValidator(),
+    validator: new InputValidator(COMPILED_VALIDATORS),
     findModelContext: () => null,
     recheckDelaysMs: [],
     log: { warn: jest.fn() }

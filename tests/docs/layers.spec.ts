@@ -21,6 +21,8 @@ interface IImport {
   from: string;
   to: string;
   typeOnly: boolean;
+  /** An `import()` call: the module is loaded when the call runs. */
+  dynamic: boolean;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -91,10 +93,32 @@ function importsOf(file: string): IImport[] {
     ) {
       const to = resolve(file, node.moduleSpecifier.text);
       if (to) {
-        found.push({ from: file, to, typeOnly: typeOnly(node) });
+        found.push({
+          from: file,
+          to,
+          typeOnly: typeOnly(node),
+          dynamic: false
+        });
       }
     }
   }
+  // import() calls, wherever they are
+  const visit = (node: ts.Node): void => {
+    if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments.length === 1 &&
+      ts.isStringLiteral(node.arguments[0]) &&
+      node.arguments[0].text.startsWith('.')
+    ) {
+      const to = resolve(file, node.arguments[0].text);
+      if (to) {
+        found.push({ from: file, to, typeOnly: false, dynamic: true });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
   return found;
 }
 
@@ -141,7 +165,9 @@ const ALLOWED: Record<string, string[]> = {
     'selection/',
     'propose/',
     'revert/',
-    'jupyter/'
+    'jupyter/',
+    // the handlers' chunk, loaded at the first call (import() only)
+    'later.ts'
   ],
   'relay/': ['common/', 'limits.ts', 'tokens.ts'],
   'panel/': [
@@ -156,6 +182,23 @@ const ALLOWED: Record<string, string[]> = {
   ],
   // a client of the registry: the in-app assistants' tool registries
   'assistants/': ['common/', 'limits.ts', 'tokens.ts'],
+  // what the page fetches once its start is over: the tools' handlers and
+  // the features' UI, in one chunk
+  'later.ts': [
+    'assistants/',
+    'relay/',
+    'common/',
+    'limits.ts',
+    'tokens.ts',
+    'access/',
+    'review/',
+    'selection/',
+    'propose/',
+    'revert/',
+    'jupyter/',
+    'webmcp/',
+    'panel/'
+  ],
   'index.ts': [
     'assistants/',
     'relay/',
@@ -179,10 +222,34 @@ const name = (file: string) => path.relative(ROOT, file);
  * A plugin file (`src/<unit>/plugin.ts` or `src/<unit>/<name>-plugin.ts`) is
  * where a feature is put together: it may import every unit but
  * `src/index.ts`, and only `src/index.ts` (or another plugin file) imports it.
+ * A wiring file (`src/<unit>/wiring.ts` or `<name>-wiring.ts`) is the part of
+ * a plugin that waits until the start is over: the same rules, and only
+ * `src/later.ts` imports it.
  */
 const isPluginFile = (file: string) =>
   path.relative(SRC, file).split(path.sep).length > 1 &&
-  /(^|-)plugin\.tsx?$/.test(path.basename(file));
+  /(^|-)(plugin|wiring)\.tsx?$/.test(path.basename(file));
+
+const isWiringFile = (file: string) =>
+  isPluginFile(file) && /(^|-)wiring\.tsx?$/.test(path.basename(file));
+
+const LATER = path.join(SRC, 'later.ts');
+
+/** The files the page's start runs: index.ts and its static imports, on. */
+function startClosure(): Set<string> {
+  const seen = new Set<string>([path.join(SRC, 'index.ts')]);
+  const queue = [...seen];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    for (const { from, to, typeOnly, dynamic } of IMPORTS) {
+      if (from === file && !typeOnly && !dynamic && !seen.has(to)) {
+        seen.add(to);
+        queue.push(to);
+      }
+    }
+  }
+  return seen;
+}
 
 describe('import rules (docs/architecture.md)', () => {
   it('reads the imports at all (the checks below are not vacuous)', () => {
@@ -210,9 +277,43 @@ describe('import rules (docs/architecture.md)', () => {
     expect(FILES.filter(isPluginFile).length).toBeGreaterThan(5);
     const broken = IMPORTS.filter(
       ({ from, to }) =>
-        isPluginFile(to) && unitOf(from) !== 'index.ts' && !isPluginFile(from)
+        isPluginFile(to) &&
+        !isWiringFile(to) &&
+        unitOf(from) !== 'index.ts' &&
+        !isPluginFile(from)
     ).map(({ from, to }) => `${name(from)} -> ${name(to)}`);
     expect(broken).toEqual([]);
+  });
+
+  it('a wiring file is imported only by src/later.ts', () => {
+    expect(FILES.filter(isWiringFile).length).toBeGreaterThan(5);
+    const broken = IMPORTS.filter(
+      ({ from, to }) => isWiringFile(to) && from !== LATER
+    ).map(({ from, to }) => `${name(from)} -> ${name(to)}`);
+    expect(broken).toEqual([]);
+  });
+
+  it('src/later.ts is loaded with import() only, so its chunk stays apart from the start', () => {
+    const loads = IMPORTS.filter(({ to }) => to === LATER);
+    expect(loads.length).toBeGreaterThan(5);
+    expect(
+      loads
+        .filter(({ dynamic, typeOnly }) => !dynamic && !typeOnly)
+        .map(({ from }) => name(from))
+    ).toEqual([]);
+  });
+
+  it('the start reaches none of what src/later.ts brings: no wiring file, no module it names', () => {
+    const start = startClosure();
+    expect(start.size).toBeGreaterThan(30);
+    const named = IMPORTS.filter(({ from }) => from === LATER).map(
+      ({ to }) => to
+    );
+    expect(named.length).toBeGreaterThan(5);
+    const reached = [...start].filter(
+      file => file === LATER || isWiringFile(file) || named.includes(file)
+    );
+    expect(reached.map(name)).toEqual([]);
   });
 
   it('tokens.ts imports types only: it declares the contract, no implementation runs for it', () => {

@@ -24,6 +24,7 @@ import {
 import { TOOL_NAMES } from '../../src/webmcp/specs';
 import { type IToolResult } from '../../src/webmcp/types';
 import { InputValidator } from '../../src/webmcp/validate';
+import { COMPILED_VALIDATORS } from '../../src/webmcp/validators.generated';
 
 /** Registers as Chromium's does: a promise, duplicates refused, abort unregisters. */
 class FakeModelContext implements IModelContext {
@@ -94,7 +95,7 @@ async function settle(): Promise<void> {
 
 function started(context: FakeModelContext): WebMcpRegistry {
   const registry = new WebMcpRegistry({
-    validator: new InputValidator(),
+    validator: new InputValidator(COMPILED_VALIDATORS),
     findModelContext: () => context,
     log: quiet
   });
@@ -239,7 +240,7 @@ describe('IWebMcpRegistry.addTool', () => {
 
   it('waits for registration to start: nothing is registered before', async () => {
     const later = new WebMcpRegistry({
-      validator: new InputValidator(),
+      validator: new InputValidator(COMPILED_VALIDATORS),
       findModelContext: () => context,
       log: quiet
     });

@@ -7,6 +7,7 @@ import {
 } from '../../src/webmcp/register';
 import { type IToolDefinition, type IToolResult } from '../../src/webmcp/types';
 import { InputValidator } from '../../src/webmcp/validate';
+import { COMPILED_VALIDATORS } from '../../src/webmcp/validators.generated';
 
 /**
  * A model context that behaves as Chromium 156's does: registerTool returns a
@@ -54,7 +55,7 @@ function tool(
   };
 }
 
-const validator = new InputValidator();
+const validator = new InputValidator(COMPILED_VALIDATORS);
 const quiet = { warn: jest.fn() };
 
 async function settle(): Promise<void> {

@@ -1,8 +1,9 @@
 import { normalizeError, ToolError } from '../../src/common/errors';
 import { type ToolName } from '../../src/webmcp/specs';
 import { InputValidator } from '../../src/webmcp/validate';
+import { COMPILED_VALIDATORS } from '../../src/webmcp/validators.generated';
 
-const validator = new InputValidator();
+const validator = new InputValidator(COMPILED_VALIDATORS);
 
 /** The error a call throws, or fails the test when it does not throw. */
 function failure(name: ToolName, input: unknown): ToolError {

@@ -235,7 +235,7 @@ describe('validators.generated.ts', () => {
     });
 
     it('gives InputValidator the messages it gave with runtime Ajv', () => {
-      const generated = new InputValidator();
+      const generated = new InputValidator(COMPILED_VALIDATORS);
       const withRuntime = new InputValidator(runtimeRecord);
       const result = (validator: InputValidator, input: unknown) => {
         try {
@@ -255,7 +255,7 @@ describe('validators.generated.ts', () => {
       // The validator reads the properties an object accepts from the
       // schemaPath of an additionalProperties error; ajv's verbose mode
       // reports them as parentSchema.
-      const validator = new InputValidator();
+      const validator = new InputValidator(COMPILED_VALIDATORS);
       let checked = 0;
       for (const input of inputs) {
         const { error } = outcome(runtime.get(name)!, input);

@@ -55,40 +55,7 @@ export interface ISerializedOutputs {
   outputsTruncated: boolean;
 }
 
-/**
- * A notebook's content with every stream output's text as one string.
- *
- * nbformat lets a file store a stream's text as a list of lines, to be
- * concatenated. A Jupyter server joins them before handing the notebook over;
- * JupyterLite hands them over as stored, and `@jupyter/ydoc`'s `fromJSON`
- * joins such a list with commas. Content read from a file goes through this
- * before it becomes a model, so its streams read as the file means them.
- */
-export function withJoinedStreams(
-  content: nbformat.INotebookContent
-): nbformat.INotebookContent {
-  const split = (output: unknown): output is OutputRecord =>
-    (output as OutputRecord | null)?.output_type === 'stream' &&
-    Array.isArray((output as OutputRecord).text);
-  const splitIn = (cell: nbformat.ICell): boolean =>
-    Array.isArray(cell.outputs) && (cell.outputs as unknown[]).some(split);
-  if (!Array.isArray(content.cells) || !content.cells.some(splitIn)) {
-    return content;
-  }
-  return {
-    ...content,
-    cells: content.cells.map(cell =>
-      splitIn(cell)
-        ? ({
-            ...cell,
-            outputs: (cell.outputs as unknown[]).map(output =>
-              split(output) ? { ...output, text: textOf(output.text) } : output
-            )
-          } as nbformat.ICell)
-        : cell
-    )
-  };
-}
+export { withJoinedStreams } from './join-streams';
 
 /** Whether a MIME entry comes back as text (textData) rather than as media. */
 export function isTextLike(mimeType: string, value: unknown): boolean {

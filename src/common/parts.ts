@@ -1,0 +1,212 @@
+/**
+ * The parts of the extension that come in chunks of their own, fetched when
+ * first needed or once the page is idle (docs/architecture.md, "A small
+ * start"), and what the page knows of the ones that failed to load.
+ *
+ * A chunk can fail to load: the page is offline, or a cache still holds the
+ * previous version's entry after an upgrade. The part is then missing, the
+ * rest works, and the status-bar item names what is missing; loading it
+ * again is tried at its next use (the bundler forgets a failed chunk).
+ */
+import { type IDisposable } from '@lumino/disposable';
+
+import { ToolError } from './errors';
+
+/** A part that could not be loaded, and why, in the loader's words. */
+export interface IMissingPart {
+  /** What the owner would call it, e.g. "the notebook tools". */
+  readonly part: string;
+  /** The loader's message (the chunk's URL and the network's answer). */
+  readonly reason: string;
+}
+
+/** How long a hold keeps the later parts waiting at most. */
+const MAX_HOLD_MS = 10_000;
+
+/** Loads parts once each and keeps the ones that failed. */
+export class Parts {
+  /**
+   * A loader of `part`: the first call starts `load`, later calls share its
+   * promise; a failure is kept (`missing`) and the next call tries again.
+   */
+  lazy<T>(part: string, load: () => Promise<T>): () => Promise<T> {
+    let loading: Promise<T> | null = null;
+    return () => {
+      loading ??= load().then(
+        loaded => {
+          this._setMissing(part, null);
+          return loaded;
+        },
+        (reason: unknown) => {
+          loading = null;
+          console.warn(
+            `jupyterlite-webmcp: ${part} could not be loaded.`,
+            reason
+          );
+          this._setMissing(part, messageOf(reason));
+          throw new PartMissingError(part, reason);
+        }
+      );
+      return loading;
+    };
+  }
+
+  /**
+   * Holds the parts that load once the page is idle until `until` settles:
+   * the page's start (the tools registered) comes first.
+   */
+  holdUntil(until: Promise<unknown>, atMostMs = MAX_HOLD_MS): void {
+    const before = this._hold;
+    // never for ever: a start that does not end must not keep the rest out
+    const capped = Promise.race([
+      until.catch(() => undefined),
+      new Promise<void>(resolve => setTimeout(resolve, atMostMs))
+    ]);
+    this._hold = Promise.all([before, capped]).then(() => undefined);
+  }
+
+  /** Resolves once every hold has settled: the start is over. */
+  get started(): Promise<void> {
+    return this._hold;
+  }
+
+  /** The parts whose last load failed, in the order they failed. */
+  get missing(): readonly IMissingPart[] {
+    return [...this._missing.entries()].map(([part, reason]) => ({
+      part,
+      reason
+    }));
+  }
+
+  /** Calls `listener` whenever `missing` changes, until disposed. */
+  onChange(listener: () => void): IDisposable {
+    this._listeners.add(listener);
+    let disposed = false;
+    return {
+      get isDisposed() {
+        return disposed;
+      },
+      dispose: () => {
+        disposed = true;
+        this._listeners.delete(listener);
+      }
+    };
+  }
+
+  private _setMissing(part: string, reason: string | null): void {
+    const had = this._missing.get(part) ?? null;
+    if (had === reason) {
+      return;
+    }
+    if (reason === null) {
+      this._missing.delete(part);
+    } else {
+      this._missing.set(part, reason);
+    }
+    for (const listener of [...this._listeners]) {
+      listener();
+    }
+  }
+
+  private _hold: Promise<void> = Promise.resolve();
+  private readonly _missing = new Map<string, string>();
+  private readonly _listeners = new Set<() => void>();
+}
+
+/**
+ * What a use of a part that failed to load throws: to an agent's call,
+ * WEBMCP_UNAVAILABLE naming the part (the chunk's URL is for the console).
+ */
+export class PartMissingError extends ToolError {
+  constructor(
+    readonly part: string,
+    readonly reason: unknown
+  ) {
+    super(
+      'WEBMCP_UNAVAILABLE',
+      `${capitalized(part)} could not be loaded: the page may be offline, or hold files of an earlier version. Reload the page.`,
+      { part }
+    );
+  }
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function messageOf(reason: unknown): string {
+  return reason instanceof Error ? reason.message : String(reason);
+}
+
+/** The page's parts: one set for the whole extension, as its chunks are. */
+export const PARTS = new Parts();
+
+/**
+ * Runs `task` once the page is idle (or after `timeoutMs` at the latest):
+ * how the parts the start does not need are fetched before their first use.
+ */
+export function whenIdle(task: () => void, timeoutMs = 2000): void {
+  const idle = (
+    globalThis as {
+      requestIdleCallback?: (
+        callback: () => void,
+        options: { timeout: number }
+      ) => number;
+    }
+  ).requestIdleCallback;
+  if (idle) {
+    idle(task, { timeout: timeoutMs });
+  } else {
+    setTimeout(task, 0);
+  }
+}
+
+/** Resolves once `restored` has, the start is over and the page is idle. */
+export async function afterStart(restored: Promise<unknown>): Promise<void> {
+  await restored;
+  await PARTS.started;
+  await new Promise<void>(resolve => whenIdle(resolve));
+}
+
+/**
+ * The part of a plugin that can wait: once `restored` has resolved, the
+ * start is over (`Parts.started`) and the page is idle, `load` (a loader
+ * made by `Parts.lazy`) is called and `activate` wires what it loaded. Disposing the result disposes that
+ * wiring, or cancels it if it has not happened yet. A part that fails to
+ * load is left out (the status bar names it); the rest works.
+ */
+export function activateWhenIdle<T>(
+  restored: Promise<unknown>,
+  load: () => Promise<T>,
+  activate: (loaded: T) => IDisposable
+): IDisposable {
+  let disposed = false;
+  let wiring: IDisposable | null = null;
+  void afterStart(restored)
+    .then(() => (disposed ? null : load()))
+    .then(
+      loaded => {
+        if (loaded !== null && !disposed) {
+          wiring = activate(loaded);
+        }
+      },
+      (reason: unknown) => {
+        if (!(reason instanceof PartMissingError)) {
+          console.error('jupyterlite-webmcp: a part failed to start.', reason);
+        }
+      }
+    );
+  return {
+    get isDisposed() {
+      return disposed;
+    },
+    dispose: () => {
+      if (disposed) {
+        return;
+      }
+      disposed = true;
+      wiring?.dispose();
+      wiring = null;
+    }
+  };
+}

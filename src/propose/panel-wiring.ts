@@ -1,0 +1,55 @@
+/**
+ * Propose mode's part of the Agent panel: the Proposals section (what waits
+ * in the current notebook, with Accept, Deny and Accept all, and the cells
+ * allowed to run again) and the header's Direct/Propose switch. The views
+ * are in src/panel/proposals*.ts(x) and src/propose/toggle.ts.
+ */
+import type { JupyterFrontEnd } from '@jupyterlab/application';
+import { type INotebookTracker } from '@jupyterlab/notebook';
+import { type ITranslator } from '@jupyterlab/translation';
+import { DisposableSet, type IDisposable } from '@lumino/disposable';
+
+import { HeaderRanks, TabRanks } from '../panel/panel';
+import { ProposalsPanel } from '../panel/proposals';
+import { ProposalsModel } from '../panel/proposals-model';
+import { revealCell } from '../panel/reveal';
+import {
+  type IAgentAccess,
+  type IAgentPanel,
+  type IProposals
+} from '../tokens';
+import { CommandIDs } from './commands';
+import { ProposeModeToggle } from './toggle';
+
+/** Wires what the plugin activates once the page is idle; disposing undoes it. */
+export function activateProposePanel(
+  app: JupyterFrontEnd,
+  tracker: INotebookTracker,
+  access: IAgentAccess,
+  proposals: IProposals,
+  panel: IAgentPanel,
+  translator: ITranslator | null
+): IDisposable {
+  const set = new DisposableSet();
+  const model = new ProposalsModel({ tracker, proposals });
+  const section = new ProposalsPanel({
+    model,
+    translator,
+    openCell: async (path, cellId) => {
+      await revealCell(app, access, path, cellId);
+    }
+  });
+  set.add(panel.addSection(section, { rank: TabRanks.proposals }));
+  set.add(section);
+  set.add(model);
+  const toggle = new ProposeModeToggle({
+    proposals,
+    translator,
+    onToggle: () => {
+      void app.commands.execute(CommandIDs.toggleProposeMode);
+    }
+  });
+  set.add(panel.addHeaderControl(toggle, { rank: HeaderRanks.proposeMode }));
+  set.add(toggle);
+  return set;
+}
