@@ -113,6 +113,9 @@ const momentOf = row => {
   if (/^static\/relay[./]/.test(row.file)) {
     return 'relay';
   }
+  if (row.file === 'static/style.js') {
+    return 'never'; // the builder's CSS imports, for a source build
+  }
   if (row.file.startsWith('static/') && row.file.endsWith('.js')) {
     return 'later';
   }

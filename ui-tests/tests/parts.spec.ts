@@ -1,0 +1,79 @@
+/**
+ * A small start (docs/architecture.md): the tools are registered from their
+ * definitions, and the rest comes in a chunk fetched once the start is over.
+ * When that chunk cannot be fetched (offline, or a cached page of an earlier
+ * version asking for files the server no longer has), the page says what is
+ * missing in the status bar's words, an agent's call says so too, and the
+ * next call once the chunk can be fetched works: no uncaught error.
+ *
+ * The extension's rule, the same in every app: JupyterLab only (@rule).
+ */
+import { expect, test } from '../fixtures';
+import { IMPLEMENTED } from '../implemented';
+
+/** The later chunk's file, as the federation runtime names it. */
+const LATER_CHUNK = /\/later\.[0-9a-f]+\.js/;
+
+test.describe('a part that fails to load', () => {
+  test('the tools stay registered, the status bar names what is missing, and the next call fetches it again @rule', async ({
+    jupyter,
+    agent
+  }) => {
+    const context = jupyter.page.context();
+    let refused = 0;
+    const refuse = async (route: { abort(code: string): Promise<void> }) => {
+      refused++;
+      await route.abort('internetdisconnected');
+    };
+    await context.route(LATER_CHUNK, refuse);
+    // the browser reports each refused file, and JupyterLab the deferred
+    // plugins (the review store, the output-selection tracker) it could not
+    // start: expected here, and checked below to be nothing else
+    jupyter.expectConsoleErrorsFor(LATER_CHUNK);
+
+    await jupyter.open();
+    await agent.waitForTools(IMPLEMENTED);
+    const item = jupyter.page.locator('.jp-WebMcpStatus');
+    await expect(item).toHaveText(
+      new RegExp(`^WebMCP: ${IMPLEMENTED.length} tools · \\d+ parts? missing$`)
+    );
+    await expect(item).toHaveAttribute(
+      'title',
+      /Could not load the notebook tools: the page may be offline, or hold files of an earlier version\. Reload the page\./
+    );
+    expect(refused).toBeGreaterThan(0);
+
+    const failed = await agent.call('jupyter_list_workspace');
+    expect(failed.isError).toBe(true);
+    expect(failed.structured).toEqual({
+      error: 'WEBMCP_UNAVAILABLE',
+      message:
+        'The notebook tools could not be loaded: the page may be offline, or hold files of an earlier version. Reload the page.',
+      part: 'the notebook tools'
+    });
+
+    // back online: the next call fetches the chunk and answers
+    await context.unroute(LATER_CHUNK, refuse);
+    const listed = await agent.call<{ entries: unknown[] }>(
+      'jupyter_list_workspace'
+    );
+    expect(listed.isError).toBe(false);
+    expect(Array.isArray(listed.structured?.entries)).toBe(true);
+    await expect(item).not.toHaveAttribute(
+      'title',
+      /Could not load the notebook tools/
+    );
+
+    const unexpected = jupyter
+      .consoleErrors()
+      .filter(
+        line =>
+          !/Error when activating deferred plugins/.test(line) &&
+          !/could not be loaded/.test(line)
+      );
+    expect(unexpected).toEqual([]);
+    expect(jupyter.console.filter(entry => entry.type === 'pageerror')).toEqual(
+      []
+    );
+  });
+});
