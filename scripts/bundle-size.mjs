@@ -113,6 +113,9 @@ const momentOf = row => {
   if (/^static\/relay[./]/.test(row.file)) {
     return 'relay';
   }
+  if (/^static\/assistants\./.test(row.file)) {
+    return 'assist'; // at the start, only with an in-app assistant installed
+  }
   if (row.file === 'static/style.js') {
     return 'never'; // the builder's CSS imports, for a source build
   }
@@ -152,6 +155,9 @@ const totalKb = sum(allButRelay, 'gzip') / 1000;
 console.log('');
 console.log(
   `Start:      ${startKb.toFixed(1)} KB gzipped (${kb(sum(of('start'), 'raw'))} KB raw), ${of('start').length} files: downloaded and run before the tools are registered (goal: at most ${START_GOAL_KB} KB${startKb <= START_GOAL_KB ? ', met' : ', NOT met'})`
+);
+console.log(
+  `Assistant:  ${kb(sum(of('assist'), 'gzip'))} KB gzipped, ${of('assist').length} file: fetched at the start only when an in-app assistant is installed`
 );
 console.log(
   `Later:      ${kb(sum(of('later'), 'gzip'))} KB gzipped (${kb(sum(of('later'), 'raw'))} KB raw), ${of('later').length} files: fetched once the start is over, or when first needed`

@@ -14,7 +14,6 @@ export {
 } from './webmcp/handlers';
 export { activateAccessPanel } from './access/panel-wiring';
 export { activateAccessUi } from './access/ui-wiring';
-export { ToolMirror } from './assistants/mirror';
 export { activateActivityPanel } from './panel/activity-wiring';
 export { ProposalBlocks } from './propose/blocks';
 export { activateProposePanel } from './propose/panel-wiring';

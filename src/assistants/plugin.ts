@@ -23,7 +23,7 @@ import { type IAssistantToolRegistry } from './mirror';
 /** The mirror and the AI SDK tool shape: loaded only with an assistant. */
 const loadMirror = PARTS.lazy(
   "the in-app assistant's bridge",
-  () => import(/* webpackChunkName: "later" */ '../later')
+  () => import(/* webpackChunkName: "assistants" */ './mirror')
 );
 
 /** An assistant we know how to reach. */
@@ -79,8 +79,9 @@ export async function connectAssistant(
       `${assistant.packageName} did not provide a tool registry with add, get and remove`
     );
   }
-  // in the chunk the page fetches once its start is over
-  await PARTS.started;
+  // at once, not once the start is over: an assistant picks the tools its
+  // new chats offer from what its registry holds when it starts (measured:
+  // jupyterlite-ai 0.20 offered none when they came after its start)
   const { ToolMirror } = await loadMirror();
   const connection = new DisposableSet();
   connection.add(new ToolMirror(registry, target));
