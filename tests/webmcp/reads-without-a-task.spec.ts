@@ -20,6 +20,7 @@ import { WebMcpRegistry } from '../../src/webmcp/register';
 import { coreTools } from '../../src/webmcp/tools';
 import { type IToolResult } from '../../src/webmcp/types';
 import { InputValidator } from '../../src/webmcp/validate';
+import { COMPILED_VALIDATORS } from '../../src/webmcp/validators.generated';
 import { disposePanel, loadPanelKit } from '../panel-kit';
 import { silenceKnownWarnings } from '../quiet';
 
@@ -66,7 +67,7 @@ describe('a read of an open notebook', () => {
         },
         null
       ),
-      validator: new InputValidator()
+      validator: new InputValidator(COMPILED_VALIDATORS)
     });
   });
 
