@@ -23,12 +23,10 @@ import {
 } from './selection/plugin';
 import webmcpPlugin, { toolServicesPlugin } from './webmcp/plugin';
 
-// The tokens and their interfaces, for other extensions:
-// `import { IAgentPanel, IWebMcpRegistry } from 'jupyterlite-webmcp'`
-// (docs/architecture.md, "Extending the Agent panel from another extension").
-export * from './tokens';
-// for other extensions' tools: the error whose code and details reach the agent
-export { ToolError, type ErrorCode } from './common/errors';
+// The public API, for other extensions (docs/extending.md, "What is
+// stable"): `import { IAgentPanel, IWebMcpRegistry } from 'jupyterlite-webmcp'`.
+// The package's only entry (package.json `exports`).
+export * from './api';
 
 const plugins: JupyterFrontEndPlugin<unknown>[] = [
   toolServicesPlugin,

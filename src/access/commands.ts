@@ -69,6 +69,25 @@ export function accessName(
   }
 }
 
+/** What each access value lets the agent do, in a sentence (the legend). */
+export function accessMeaning(
+  access: AgentAccess,
+  trans: TranslationBundle
+): string {
+  switch (access) {
+    case 'write':
+      return trans.__('The agent may read, change and run it.');
+    case 'read':
+      return trans.__(
+        'The agent may read it but not change or run it. Its cells are marked "read-only for agent".'
+      );
+    default:
+      return trans.__(
+        'The agent cannot see it: to the agent it does not exist. Its cells are marked "hidden from agent".'
+      );
+  }
+}
+
 /** The selected cells of a notebook widget (the active one included). */
 export function selectedCells(notebook: Notebook): {
   cells: ISharedCell[];

@@ -70,22 +70,6 @@ export interface IHistoryEntry {
   tool?: string;
 }
 
-/** The value stored under ACCESS_METADATA_KEY in a cell's metadata. */
-export interface ICellAccessMetadata {
-  version: number;
-  /** Absent means `write`. */
-  access?: AgentAccess;
-  /** Oldest first, at most MAX_CELL_HISTORY_ENTRIES entries. */
-  history?: IHistoryEntry[];
-}
-
-/** The value stored under ACCESS_METADATA_KEY in a notebook's metadata. */
-export interface INotebookAccessMetadata {
-  version: number;
-  /** Absent means `write`. */
-  notebookAccess?: AgentAccess;
-}
-
 /** The effective access a stored value gives, and whether it was understood. */
 export interface IAccessReading {
   /** The access to enforce: `none` whenever the value was not understood. */

@@ -10,13 +10,15 @@ import { DisposableSet, type IDisposable } from '@lumino/disposable';
 
 import { AccessPanel } from '../panel/access-tab';
 import { AccessTabModel } from '../panel/access-tab-model';
-import { TabRanks } from '../panel/panel';
 import {
   type IAgentAccess,
   type IAgentPanel,
   type IProposals,
   type IWebMcpRegistry
 } from '../tokens';
+
+/** The Access section's rank: after Proposals (the `IAgentPanel` token lists ours). */
+const RANK = 200;
 
 /** Wires what the plugin activates once the page is idle; disposing undoes it. */
 export function activateAccessPanel(
@@ -31,7 +33,7 @@ export function activateAccessPanel(
   const set = new DisposableSet();
   const model = new AccessTabModel({ tracker, access, proposals, registry });
   const section = new AccessPanel({ model, translator });
-  set.add(panel.addSection(section, { rank: TabRanks.access }));
+  set.add(panel.addSection(section, { rank: RANK }));
   set.add(section);
   set.add(model);
   return set;

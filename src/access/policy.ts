@@ -8,11 +8,12 @@
  * used both by the lookup that finds nothing and by the guards that hide
  * (`./guard`).
  */
+import { type AccessIntent } from '../api';
 import { ToolError } from '../common/errors';
 import type { AgentAccess } from './model';
 
 /** What a call needs: to read, or to change (edit, delete, run, comment). */
-export type AccessIntent = 'read' | 'write';
+export type { AccessIntent } from '../api';
 
 /** The outcome of checking an access against an intent. */
 export type AccessDecision = 'allow' | 'hidden' | 'denied';

@@ -318,36 +318,70 @@ async function proposeInsert(
   const source = args.source ?? '';
   const anchor = insertAnchor(notebook, args);
   let cellId: string | null = null;
-  const outcome = await proposals.propose({
-    kind: 'insert',
-    panel: notebook.panel,
-    cellId: anchor.cellId,
-    cellIds: [],
-    proposed: source,
-    cellType,
-    position: anchor.position,
-    signal: call.signal,
-    apply: () => {
-      checkNotebookAccess(notebook, 'write', namesNotebook(args.notebookPath));
+  return asProposal(
+    notebook,
+    args.notebookPath,
+    proposals,
+    {
+      kind: 'insert',
+      cellId: anchor.cellId,
+      cellIds: [],
+      proposed: source,
+      cellType,
+      position: anchor.position,
+      signal: call.signal
+    },
+    () => {
       let index = notebook.model.cells.length;
       if (anchor.cellId !== null) {
         const found = findCell(notebook.model, anchor.cellId, 'read');
         index = anchor.position === 'below' ? found.index + 1 : found.index;
       }
       cellId = writeInsert(notebook, index, cellType, source, call);
+    },
+    () => afterInsert(resolver, notebook, args, cellId!, call),
+    { cellId: null }
+  );
+}
+
+/**
+ * Stage a change as a proposal and answer as the human decides. On Accept,
+ * the notebook's access is checked again (the owner's word wins) before
+ * `apply` checks the cell as it is now and writes; `accepted` is the result
+ * then. A denial names `target`; a stale, hidden or withdrawn proposal is
+ * the error it stands for. The one path of inserts, updates and deletes.
+ */
+async function asProposal<R extends object, T extends object>(
+  notebook: ILiveNotebook,
+  notebookPath: string | null | undefined,
+  proposals: IProposals,
+  request: Omit<IProposals.IRequest, 'panel' | 'apply'>,
+  apply: () => void,
+  accepted: () => R | Promise<R>,
+  target: T
+): Promise<
+  | (R & { status: 'accepted'; proposalId: string })
+  | ReturnType<typeof deniedResult<T>>
+> {
+  const outcome = await proposals.propose({
+    ...request,
+    panel: notebook.panel,
+    apply: () => {
+      checkNotebookAccess(notebook, 'write', namesNotebook(notebookPath));
+      apply();
     }
   });
   switch (outcome.kind) {
     case 'accepted':
       return {
-        ...(await afterInsert(resolver, notebook, args, cellId!, call)),
+        ...(await accepted()),
         status: 'accepted',
         proposalId: outcome.proposal.id
       };
     case 'denied':
-      return deniedResult(outcome, { cellId: null });
+      return deniedResult(outcome, target);
     default:
-      throw notApplied(outcome, notebook, namesNotebook(args.notebookPath));
+      throw notApplied(outcome, notebook, namesNotebook(notebookPath));
   }
 }
 
@@ -441,7 +475,7 @@ export async function updateCell(
     source: restoreWithheld(cell.getSource(), args.source)
   };
   if (proposals?.reviews(notebook.model, 'update')) {
-    return proposeUpdate(resolver, notebook, restored, call, proposals);
+    return proposeUpdate(resolver, notebook, cell, restored, call, proposals);
   }
   writeSource(notebook, cell, restored.source, call);
   return reread(resolver, notebook, args.cellId, call);
@@ -475,24 +509,26 @@ function callOf(call: ICallTrace): { call?: string } {
 }
 
 /** Stage the update as a proposal and answer as the human decides. */
-async function proposeUpdate(
+function proposeUpdate(
   resolver: NotebookResolver,
   notebook: ILiveNotebook,
+  cell: ISharedCell,
   args: IUpdateArgs,
   call: ICallTrace,
   proposals: IProposals
 ): Promise<IAcceptedWriteResult | IDeniedResult> {
-  const { cell } = findCell(notebook.model, args.cellId, 'write');
-  const outcome = await proposals.propose({
-    panel: notebook.panel,
-    cellId: args.cellId,
-    original: cell.getSource(),
-    proposed: args.source,
-    signal: call.signal,
-    apply: () => {
-      // the notebook and the cell as they are now: access and hash again,
-      // the owner's word and a human edit win
-      checkNotebookAccess(notebook, 'write', namesNotebook(args.notebookPath));
+  return asProposal(
+    notebook,
+    args.notebookPath,
+    proposals,
+    {
+      cellId: args.cellId,
+      original: cell.getSource(),
+      proposed: args.source,
+      signal: call.signal
+    },
+    () => {
+      // the cell as it is now: a human edit made during review wins
       const { cell: current } = findCell(notebook.model, args.cellId, 'write');
       assertSourceHash(
         current,
@@ -500,20 +536,10 @@ async function proposeUpdate(
         'Cell changed since it was read.'
       );
       writeSource(notebook, current, args.source, call);
-    }
-  });
-  switch (outcome.kind) {
-    case 'accepted':
-      return {
-        ...reread(resolver, notebook, args.cellId, call),
-        status: 'accepted',
-        proposalId: outcome.proposal.id
-      };
-    case 'denied':
-      return deniedResult(outcome, { cellId: args.cellId });
-    default:
-      throw notApplied(outcome, notebook, namesNotebook(args.notebookPath));
-  }
+    },
+    () => reread(resolver, notebook, args.cellId, call),
+    { cellId: args.cellId }
+  );
 }
 
 /** Arguments of `jupyter_delete_cell`. */
@@ -576,7 +602,7 @@ export async function deleteCell(
   call.reportCell(notebook.path, cell.id, 'editing');
   assertSourceHash(cell, args.expectedSourceHash, DELETE_STALE);
   if (proposals?.reviews(notebook.model, 'delete')) {
-    return proposeDelete(notebook, args, call, proposals);
+    return proposeDelete(notebook, cell, args, call, proposals);
   }
   writeDelete(notebook, cell, call);
   return deleteResult(notebook, args.cellId);
@@ -618,37 +644,30 @@ function deleteResult(notebook: ILiveNotebook, cellId: string): IDeleteResult {
 }
 
 /** Mark the cell for deletion, and delete it only on Accept. */
-async function proposeDelete(
+function proposeDelete(
   notebook: ILiveNotebook,
+  cell: ISharedCell,
   args: IDeleteArgs,
   call: ICallTrace,
   proposals: IProposals
 ): Promise<IAcceptedDeleteResult | IDeniedResult> {
-  const { cell } = findCell(notebook.model, args.cellId, 'write');
-  const outcome = await proposals.propose({
-    kind: 'delete',
-    panel: notebook.panel,
-    cellId: args.cellId,
-    original: cell.getSource(),
-    signal: call.signal,
-    apply: () => {
-      // the owner's word and a human edit made during review win
-      checkNotebookAccess(notebook, 'write', namesNotebook(args.notebookPath));
+  return asProposal(
+    notebook,
+    args.notebookPath,
+    proposals,
+    {
+      kind: 'delete',
+      cellId: args.cellId,
+      original: cell.getSource(),
+      signal: call.signal
+    },
+    () => {
+      // a human edit made during review wins
       const { cell: current } = findCell(notebook.model, args.cellId, 'write');
       assertSourceHash(current, args.expectedSourceHash, DELETE_STALE);
       writeDelete(notebook, current, call);
-    }
-  });
-  switch (outcome.kind) {
-    case 'accepted':
-      return {
-        ...deleteResult(notebook, args.cellId),
-        status: 'accepted',
-        proposalId: outcome.proposal.id
-      };
-    case 'denied':
-      return deniedResult(outcome, { cellId: args.cellId });
-    default:
-      throw notApplied(outcome, notebook, namesNotebook(args.notebookPath));
-  }
+    },
+    () => deleteResult(notebook, args.cellId),
+    { cellId: args.cellId }
+  );
 }

@@ -13,10 +13,11 @@ import {
 } from '@jupyterlab/translation';
 import * as React from 'react';
 
-import { accessName } from '../access/commands';
+import { accessMeaning, accessName } from '../access/commands';
 import {
   AGENT_ACCESS_VALUES,
   type AgentAccess,
+  DEFAULT_ACCESS,
   type IAccessReading,
   isAgentAccess
 } from '../access/model';
@@ -69,7 +70,7 @@ function ApplyToAll(props: {
   onApply: (access: AgentAccess) => void;
 }): React.ReactElement {
   const { trans } = props;
-  const [value, setValue] = React.useState<AgentAccess>('write');
+  const [value, setValue] = React.useState<AgentAccess>(DEFAULT_ACCESS);
   const id = React.useId();
   return (
     <div className="jp-AgentPanel-applyAll">
@@ -281,20 +282,12 @@ export class AccessPanel extends TabBody<AccessTabModel> {
     const trans = this._trans;
     return (
       <dl className="jp-AgentPanel-legend">
-        <dt>{accessName('write', trans)}</dt>
-        <dd>{trans.__('The agent may read, change and run it.')}</dd>
-        <dt>{accessName('read', trans)}</dt>
-        <dd>
-          {trans.__(
-            'The agent may read it but not change or run it. Its cells are marked "read-only for agent".'
-          )}
-        </dd>
-        <dt>{accessName('none', trans)}</dt>
-        <dd>
-          {trans.__(
-            'The agent cannot see it: to the agent it does not exist. Its cells are marked "hidden from agent".'
-          )}
-        </dd>
+        {AGENT_ACCESS_VALUES.map(access => (
+          <React.Fragment key={access}>
+            <dt>{accessName(access, trans)}</dt>
+            <dd>{accessMeaning(access, trans)}</dd>
+          </React.Fragment>
+        ))}
         <dd className="jp-AgentPanel-legendNote">
           {trans.__(
             'A notebook’s access limits every cell in it; a value the extension does not recognise counts as hidden.'

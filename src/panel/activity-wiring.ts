@@ -24,7 +24,6 @@ import {
 import { ActivityPanel } from './activity';
 import { ActivityModel } from './activity-model';
 import { AgentEditsModel } from './edits-model';
-import { TabRanks } from './panel';
 import { AgentPresence } from './presence';
 import { revealCell } from './reveal';
 
@@ -34,6 +33,9 @@ import { revealCell } from './reveal';
  * plugin.
  */
 const PANEL_SETTINGS_ID = 'jupyterlite-webmcp:agent-panel';
+
+/** The Activity section's rank: last of ours (the `IAgentPanel` token lists them). */
+const RANK = 300;
 
 /** Wires what the plugin activates once the page is idle; disposing undoes it. */
 export function activateActivityPanel(
@@ -82,7 +84,7 @@ export function activateActivityPanel(
       await revealCell(app, access, path, cellId);
     }
   });
-  set.add(panel.addSection(section, { rank: TabRanks.activity }));
+  set.add(panel.addSection(section, { rank: RANK }));
   set.add(section);
   set.add(activityModel);
   set.add(editsModel);

@@ -16,22 +16,6 @@ import type { IAgentPanel } from '../tokens';
 /** The panel's widget id (the shell, the restorer and tests know it by it). */
 export const AGENT_PANEL_ID = 'jp-agent-panel';
 
-/**
- * The ranks of this extension's sections, top to bottom: lower ranks come
- * first (the `IAgentPanel` token's documentation lists them for others).
- */
-export namespace TabRanks {
-  export const comments = 100;
-  export const proposals = 150;
-  export const access = 200;
-  export const activity = 300;
-}
-
-/** The ranks of the header controls, left to right. */
-export namespace HeaderRanks {
-  export const proposeMode = 100;
-}
-
 /** The rank of a section or control added without one: after ours. */
 export const DEFAULT_RANK = 1000;
 
@@ -66,7 +50,8 @@ export class AgentPanel extends SidePanel implements IAgentPanel {
 
   /**
    * Adds a section (a sub-panel; its `title.label` names it) at its rank:
-   * lower ranks come first, equal ranks in the order added. See `TabRanks`.
+   * lower ranks come first, equal ranks in the order added (the ranks of
+   * ours: the `IAgentPanel` token's documentation).
    * Disposing the result takes the section out of the panel.
    */
   addSection(

@@ -9,7 +9,6 @@ import { type INotebookTracker } from '@jupyterlab/notebook';
 import { type ITranslator } from '@jupyterlab/translation';
 import { DisposableSet, type IDisposable } from '@lumino/disposable';
 
-import { HeaderRanks, TabRanks } from '../panel/panel';
 import { ProposalsPanel } from '../panel/proposals';
 import { ProposalsModel } from '../panel/proposals-model';
 import { revealCell } from '../panel/reveal';
@@ -20,6 +19,12 @@ import {
 } from '../tokens';
 import { CommandIDs } from './commands';
 import { ProposeModeToggle } from './toggle';
+
+/** The Proposals section's rank: after Comments (the `IAgentPanel` token lists ours). */
+const RANK = 150;
+
+/** The Direct/Propose switch's rank: the header's first control. */
+const SWITCH_RANK = 100;
 
 /** Wires what the plugin activates once the page is idle; disposing undoes it. */
 export function activateProposePanel(
@@ -39,7 +44,7 @@ export function activateProposePanel(
       await revealCell(app, access, path, cellId);
     }
   });
-  set.add(panel.addSection(section, { rank: TabRanks.proposals }));
+  set.add(panel.addSection(section, { rank: RANK }));
   set.add(section);
   set.add(model);
   const toggle = new ProposeModeToggle({
@@ -49,7 +54,7 @@ export function activateProposePanel(
       void app.commands.execute(CommandIDs.toggleProposeMode);
     }
   });
-  set.add(panel.addHeaderControl(toggle, { rank: HeaderRanks.proposeMode }));
+  set.add(panel.addHeaderControl(toggle, { rank: SWITCH_RANK }));
   set.add(toggle);
   return set;
 }

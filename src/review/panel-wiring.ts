@@ -14,7 +14,6 @@ import { DisposableSet, type IDisposable } from '@lumino/disposable';
 
 import { CommentsPanel } from '../panel/comments';
 import { CommentsTabModel } from '../panel/comments-model';
-import { TabRanks } from '../panel/panel';
 import { revealAnchor } from '../panel/reveal';
 import {
   type IAgentAccess,
@@ -27,6 +26,9 @@ import {
   CommandIDs,
   humanAuthor
 } from './commands';
+
+/** The Comments section's rank: first (the `IAgentPanel` token lists ours). */
+const RANK = 100;
 
 /** Wires the Comments section and the review commands; disposing undoes it. */
 export function activateReviewPanel(
@@ -54,7 +56,7 @@ export function activateReviewPanel(
       });
     }
   });
-  set.add(panel.addSection(comments, { rank: TabRanks.comments }));
+  set.add(panel.addSection(comments, { rank: RANK }));
   set.add(comments);
   set.add(commentsModel);
   const showComments = () => {

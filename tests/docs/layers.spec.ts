@@ -133,7 +133,10 @@ const IMPORTS = FILES.flatMap(importsOf);
 const ALLOWED: Record<string, string[]> = {
   'common/': ['limits.ts'],
   'limits.ts': [],
+  // the public API: declared in itself, on common/ alone
+  'api.ts': ['common/'],
   'tokens.ts': [
+    'api.ts',
     'common/',
     'access/',
     'review/',
@@ -141,15 +144,16 @@ const ALLOWED: Record<string, string[]> = {
     'selection/',
     'revert/'
   ],
-  'access/': ['common/', 'limits.ts', 'tokens.ts'],
-  'review/': ['common/', 'limits.ts', 'tokens.ts', 'access/'],
-  'selection/': ['common/', 'limits.ts', 'tokens.ts', 'access/'],
-  'propose/': ['common/', 'limits.ts', 'tokens.ts', 'access/'],
-  'revert/': ['common/', 'limits.ts', 'tokens.ts', 'access/'],
+  'access/': ['common/', 'limits.ts', 'tokens.ts', 'api.ts'],
+  'review/': ['common/', 'limits.ts', 'tokens.ts', 'api.ts', 'access/'],
+  'selection/': ['common/', 'limits.ts', 'tokens.ts', 'api.ts', 'access/'],
+  'propose/': ['common/', 'limits.ts', 'tokens.ts', 'api.ts', 'access/'],
+  'revert/': ['common/', 'limits.ts', 'tokens.ts', 'api.ts', 'access/'],
   'jupyter/': [
     'common/',
     'limits.ts',
     'tokens.ts',
+    'api.ts',
     'access/',
     'review/',
     'selection/',
@@ -160,6 +164,7 @@ const ALLOWED: Record<string, string[]> = {
     'common/',
     'limits.ts',
     'tokens.ts',
+    'api.ts',
     'access/',
     'review/',
     'selection/',
@@ -169,11 +174,12 @@ const ALLOWED: Record<string, string[]> = {
     // the handlers' chunk, loaded at the first call (import() only)
     'later.ts'
   ],
-  'relay/': ['common/', 'limits.ts', 'tokens.ts'],
+  'relay/': ['common/', 'limits.ts', 'tokens.ts', 'api.ts'],
   'panel/': [
     'common/',
     'limits.ts',
     'tokens.ts',
+    'api.ts',
     'access/',
     'review/',
     'selection/',
@@ -181,7 +187,7 @@ const ALLOWED: Record<string, string[]> = {
     'revert/'
   ],
   // a client of the registry: the in-app assistants' tool registries
-  'assistants/': ['common/', 'limits.ts', 'tokens.ts'],
+  'assistants/': ['common/', 'limits.ts', 'tokens.ts', 'api.ts'],
   // what the page fetches once its start is over: the tools' handlers and
   // the features' UI, in one chunk
   'later.ts': [
@@ -190,6 +196,7 @@ const ALLOWED: Record<string, string[]> = {
     'common/',
     'limits.ts',
     'tokens.ts',
+    'api.ts',
     'access/',
     'review/',
     'selection/',
@@ -205,6 +212,7 @@ const ALLOWED: Record<string, string[]> = {
     'common/',
     'limits.ts',
     'tokens.ts',
+    'api.ts',
     'access/',
     'review/',
     'selection/',
@@ -316,11 +324,41 @@ describe('import rules (docs/architecture.md)', () => {
     expect(reached.map(name)).toEqual([]);
   });
 
-  it('tokens.ts imports types only: it declares the contract, no implementation runs for it', () => {
+  it('tokens.ts imports types only (and the public API it re-exports): it declares the contract, no implementation runs for it', () => {
     const values = IMPORTS.filter(
-      ({ from, typeOnly }) => unitOf(from) === 'tokens.ts' && !typeOnly
+      ({ from, to, typeOnly }) =>
+        unitOf(from) === 'tokens.ts' && !typeOnly && unitOf(to) !== 'api.ts'
     ).map(({ to }) => name(to));
     expect(values).toEqual([]);
+  });
+
+  it('the package exports the public API alone: src/index.ts re-exports src/api.ts and nothing else', () => {
+    const index = path.join(SRC, 'index.ts');
+    const source = ts.createSourceFile(
+      index,
+      fs.readFileSync(index, 'utf-8'),
+      ts.ScriptTarget.Latest
+    );
+    const reexports = source.statements
+      .filter(ts.isExportDeclaration)
+      .map(node =>
+        node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)
+          ? node.moduleSpecifier.text
+          : '(local)'
+      );
+    expect(reexports).toEqual(['./api']);
+    // and package.json lets nothing else be imported: one code entry
+    const pkg = JSON.parse(
+      fs.readFileSync(path.join(ROOT, 'package.json'), 'utf-8')
+    ) as { exports: Record<string, unknown> };
+    const code = Object.keys(pkg.exports).filter(
+      key => key !== './package.json' && !key.startsWith('./style/')
+    );
+    expect(code).toEqual(['.']);
+    expect(pkg.exports['.']).toEqual({
+      types: './lib/index.d.ts',
+      default: './lib/index.js'
+    });
   });
 
   it('no import cycle between files, type imports included', () => {

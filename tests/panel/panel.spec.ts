@@ -6,8 +6,11 @@ import { silenceKnownWarnings } from '../quiet';
 silenceKnownWarnings();
 
 // Loaded once the console is quieted: @jupyterlab/ui-components warns on import.
-const { AgentPanel, AGENT_PANEL_ID, DEFAULT_RANK, insertionIndex, TabRanks } =
+const { AgentPanel, AGENT_PANEL_ID, DEFAULT_RANK, insertionIndex } =
   jest.requireActual<typeof PanelModule>('../../src/panel/panel');
+
+/** Our sections' ranks, as the `IAgentPanel` token lists them. */
+const TabRanks = { comments: 100, proposals: 150, access: 200, activity: 300 };
 
 function tab(label: string): Widget {
   const widget = new Widget();

@@ -129,6 +129,13 @@ interface ILoad {
   lastTool: number | null;
   /** Bytes the page received for the extension's files (with only). */
   extensionBytes: number;
+  /**
+   * Of those, the bytes of the files that had arrived when the last tool
+   * was registered: what the start downloaded (docs/architecture.md, "A
+   * small start"); and how many of those files were the later chunk's.
+   */
+  startBytes: number;
+  laterBeforeTools: number;
 }
 
 /**
@@ -211,21 +218,30 @@ async function loadOnce(
         }
       ).__loadBench;
       const ours = bench.registered.filter(entry => tools.includes(entry.name));
-      const bytes = performance
+      const lastTool = ours.length
+        ? Math.max(...ours.map(entry => entry.at))
+        : null;
+      const files = performance
         .getEntriesByType('resource')
-        .filter(entry => /\/jupyterlite-webmcp\//.test(entry.name))
-        .reduce(
-          (sum, entry) =>
-            sum + (entry as PerformanceResourceTiming).encodedBodySize,
-          0
-        );
+        .filter(entry =>
+          /\/jupyterlite-webmcp\//.test(entry.name)
+        ) as PerformanceResourceTiming[];
+      const size = (list: PerformanceResourceTiming[]) =>
+        list.reduce((sum, entry) => sum + entry.encodedBodySize, 0);
+      const beforeTools = files.filter(
+        entry => lastTool !== null && entry.responseEnd <= lastTool
+      );
       return {
         restored: bench.restored,
         firstTool: ours.length
           ? Math.min(...ours.map(entry => entry.at))
           : null,
-        lastTool: ours.length ? Math.max(...ours.map(entry => entry.at)) : null,
-        extensionBytes: bytes
+        lastTool,
+        extensionBytes: size(files),
+        startBytes: size(beforeTools),
+        laterBeforeTools: beforeTools.filter(entry =>
+          /\/later\.[0-9a-f]+\.js/.test(entry.name)
+        ).length
       };
     }, IMPLEMENTED as string[]);
   } finally {
@@ -273,10 +289,15 @@ test('page load with and without the extension', async ({ browser }) => {
         loads.with.map(load => (load.lastTool ?? NaN) - (load.firstTool ?? NaN))
       );
       const bytes = median(loads.with.map(load => load.extensionBytes));
+      const startBytes = median(loads.with.map(load => load.startBytes));
+      const laterEarly = loads.with.filter(
+        load => load.laterBeforeTools > 0
+      ).length;
       rows.push(
         `| ${app} | ${ms(withoutLoad)} | ${ms(withLoad)} | ` +
           `${(withLoad / withoutLoad).toFixed(3)} | ${ms(tools)} | ` +
-          `${ms(toTools)} | ${ms(spread)} | ${(bytes / 1000).toFixed(1)} KB |`
+          `${ms(toTools)} | ${ms(spread)} | ${(bytes / 1000).toFixed(1)} KB | ` +
+          `${(startBytes / 1000).toFixed(1)} KB | ${laterEarly} of ${LOADS} |`
       );
       console.log(rows[rows.length - 1]);
     } finally {
@@ -289,8 +310,8 @@ test('page load with and without the extension', async ({ browser }) => {
     `Page load, median of ${LOADS} loads each (fresh browser context per load,`,
     'with and without alternating); times from navigation start.',
     '',
-    '| app | load without | load with | ratio | last tool registered | restored → last tool | first → last tool | extension bytes fetched |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| app | load without | load with | ratio | last tool registered | restored → last tool | first → last tool | extension bytes fetched | of them before the last tool | loads with the later chunk before the last tool |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     ''
   ].join('\n');

@@ -11,6 +11,7 @@ import { expect, test } from '../fixtures';
 import type { Agent } from '../agent';
 import type { JupyterApp } from '../jupyter';
 import { holdLoad } from '../hold-load';
+import { IMPLEMENTED } from '../implemented';
 import { codeCell, notebookOf } from '../notebook-content';
 
 const KEY = 'jupyterlite_webmcp';
@@ -57,7 +58,7 @@ test.describe('a notebook whose access is not yet known', () => {
     let load = await holdLoad(jupyter.page, hidden);
     const opening = jupyter.page.goto(jupyter.url(hidden));
     await load.held;
-    await agent.waitForTools(22);
+    await agent.waitForTools(IMPLEMENTED);
     let seen = await whatTheAgentSees(jupyter, agent);
     expect(seen.context).not.toContain('hidden.ipynb');
     expect(seen.listing).not.toContain('hidden.ipynb');
@@ -74,7 +75,7 @@ test.describe('a notebook whose access is not yet known', () => {
     load = await holdLoad(jupyter.page, shown);
     const reopening = jupyter.page.goto(jupyter.url(shown));
     await load.held;
-    await agent.waitForTools(22);
+    await agent.waitForTools(IMPLEMENTED);
     seen = await whatTheAgentSees(jupyter, agent);
     expect(JSON.parse(seen.context)).toMatchObject({ notebook: null });
     expect(seen.context).not.toContain('shown.ipynb');
@@ -129,7 +130,7 @@ test('a hidden notebook open in the text editor is no open document @shell', asy
   const home = jupyter.page;
   const { hidden, shown } = await hiddenAndShown(jupyter);
   const documents = async () => {
-    await agent.waitForTools(22);
+    await agent.waitForTools(IMPLEMENTED);
     return agent.call<{ workspace: { openDocuments: string[] } }>(
       'jupyter_get_context'
     );
@@ -191,7 +192,7 @@ test.describe('an unsaved restriction in another tab', () => {
     jupyter.usePage(tabB);
     await jupyter.waitForApp(tabB);
     await jupyter.waitForNotebook(b, { kernel: false });
-    await agent.waitForTools(22);
+    await agent.waitForTools(IMPLEMENTED);
     const cellsOfA = async () => {
       const result = await agent.call<{
         cells?: { id: string }[];
