@@ -171,9 +171,10 @@ export async function afterStart(restored: Promise<unknown>): Promise<void> {
 /**
  * The part of a plugin that can wait: once `restored` has resolved, the
  * start is over (`Parts.started`) and the page is idle, `load` (a loader
- * made by `Parts.lazy`) is called and `activate` wires what it loaded. Disposing the result disposes that
- * wiring, or cancels it if it has not happened yet. A part that fails to
- * load is left out (the status bar names it); the rest works.
+ * made by `Parts.lazy`) is called and `activate` wires what it loaded.
+ * Disposing the result disposes that wiring, or cancels it if it has not
+ * happened yet. A part that fails to load is left out (the status bar names
+ * it); the rest works.
  */
 export function activateWhenIdle<T>(
   restored: Promise<unknown>,

@@ -9,8 +9,8 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 
 import { ACCESS_METADATA_KEY } from '../access/model';
-import { afterStart, PARTS } from '../common/parts';
 import { NOT_YET_KNOWN, NotebookVisibilityCache } from '../access/visibility';
+import { afterStart, PARTS } from '../common/parts';
 import { type IJupyterEnvironment } from '../jupyter/environment';
 import { NotebookResolver } from '../jupyter/notebook';
 import { IAgentAccess, IProposals, IWebMcpRegistry } from '../tokens';

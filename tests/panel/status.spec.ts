@@ -6,6 +6,7 @@ import {
   statusText,
   WebMcpStatus
 } from '../../src/panel/status';
+import { Parts } from '../../src/common/parts';
 import { ProposalStore } from '../../src/propose/store';
 import {
   type IProposals,
@@ -330,5 +331,50 @@ describe('WebMcpStatus with Propose mode', () => {
   it('without Propose mode the text is unchanged', () => {
     expect(statusText(registry)).toEqual(statusText(registry, undefined, 0));
     expect(statusText(registry).text).toBe('WebMCP: 2 tools');
+  });
+});
+
+describe('WebMcpStatus with a part that could not be loaded', () => {
+  let warn: jest.SpyInstance;
+  beforeEach(() => {
+    jest.useFakeTimers();
+    warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    warn.mockRestore();
+    jest.useRealTimers();
+  });
+
+  it('names each missing part in the tooltip and counts them in the text, until it loads', async () => {
+    const parts = new Parts();
+    const registry = new FakeRegistry();
+    const item = new WebMcpStatus(registry, undefined, null, parts);
+    Widget.attach(item, document.body);
+    expect(item.node.textContent).toBe('WebMCP: 2 tools');
+    let offline = true;
+    const tools = parts.lazy('the notebook tools', async () => {
+      if (offline) {
+        throw new Error('Loading chunk 344 failed.');
+      }
+      return true;
+    });
+    await tools().catch(() => undefined);
+    await parts
+      .lazy('the Comments section', async () => {
+        throw new Error('Loading chunk 344 failed.');
+      })()
+      .catch(() => undefined);
+    jest.advanceTimersByTime(0);
+    expect(item.node.textContent).toBe('WebMCP: 2 tools · 2 parts missing');
+    expect(item.node.title).toContain(
+      'Could not load the notebook tools: the page may be offline, or hold files of an earlier version. Reload the page.'
+    );
+    expect(item.node.title).toContain('Could not load the Comments section');
+    offline = false;
+    await tools();
+    jest.advanceTimersByTime(0);
+    expect(item.node.textContent).toBe('WebMCP: 2 tools · 1 part missing');
+    expect(item.node.title).not.toContain('the notebook tools');
+    item.dispose();
   });
 });

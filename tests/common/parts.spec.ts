@@ -1,0 +1,207 @@
+import { ToolError } from '../../src/common/errors';
+import {
+  activateWhenIdle,
+  PartMissingError,
+  Parts,
+  PARTS
+} from '../../src/common/parts';
+
+/** A promise, and the hands to settle it. */
+function deferred<T>(): {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (reason: unknown) => void;
+} {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  return { promise, resolve, reject };
+}
+
+async function flush(): Promise<void> {
+  for (let i = 0; i < 10; i++) {
+    await Promise.resolve();
+  }
+}
+
+describe('Parts', () => {
+  let warn: jest.SpyInstance;
+  beforeEach(() => {
+    warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    warn.mockRestore();
+  });
+
+  it('loads a part once, however many ask at once or after', async () => {
+    const parts = new Parts();
+    const load = jest.fn(async () => ({ answer: 42 }));
+    const part = parts.lazy('the answer', load);
+    const [a, b] = await Promise.all([part(), part()]);
+    expect(a).toBe(b);
+    expect(await part()).toBe(a);
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(parts.missing).toEqual([]);
+  });
+
+  it('names a part that failed, as WEBMCP_UNAVAILABLE, and tries again at the next use', async () => {
+    const parts = new Parts();
+    const changes = jest.fn();
+    parts.onChange(changes);
+    let fail = true;
+    const load = jest.fn(async () => {
+      if (fail) {
+        throw new Error('Loading chunk 344 failed.\n(missing: later.js)');
+      }
+      return 'loaded';
+    });
+    const part = parts.lazy('the notebook tools', load);
+
+    const thrown = await part().catch((reason: unknown) => reason);
+    expect(thrown).toBeInstanceOf(PartMissingError);
+    expect(thrown).toBeInstanceOf(ToolError);
+    expect(thrown).toMatchObject({
+      code: 'WEBMCP_UNAVAILABLE',
+      message:
+        'The notebook tools could not be loaded: the page may be offline, or hold files of an earlier version. Reload the page.',
+      details: { part: 'the notebook tools' }
+    });
+    expect(parts.missing).toEqual([
+      {
+        part: 'the notebook tools',
+        reason: 'Loading chunk 344 failed.\n(missing: later.js)'
+      }
+    ]);
+    expect(changes).toHaveBeenCalledTimes(1);
+    expect(warn).toHaveBeenCalledTimes(1);
+
+    fail = false;
+    expect(await part()).toBe('loaded');
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(parts.missing).toEqual([]);
+    expect(changes).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps each part apart, in the order they failed; a listener disposed hears nothing more', async () => {
+    const parts = new Parts();
+    const listener = jest.fn();
+    const subscription = parts.onChange(listener);
+    const failing = (part: string) =>
+      parts.lazy(part, async () => {
+        throw new Error(`no ${part}`);
+      });
+    await failing('the Comments section')().catch(() => undefined);
+    subscription.dispose();
+    expect(subscription.isDisposed).toBe(true);
+    await failing('the review badges')().catch(() => undefined);
+    expect(parts.missing.map(({ part }) => part)).toEqual([
+      'the Comments section',
+      'the review badges'
+    ]);
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('holds the later parts until every hold has settled, a failed one too', async () => {
+    const parts = new Parts();
+    const first = deferred<void>();
+    const second = deferred<void>();
+    parts.holdUntil(first.promise);
+    parts.holdUntil(second.promise);
+    let started = false;
+    void parts.started.then(() => (started = true));
+    first.resolve();
+    await flush();
+    expect(started).toBe(false);
+    second.reject(new Error('registration failed'));
+    await flush();
+    expect(started).toBe(true);
+  });
+
+  it('holds them at most as long as it was told, when the start never ends', async () => {
+    jest.useFakeTimers();
+    try {
+      const parts = new Parts();
+      parts.holdUntil(new Promise<void>(() => undefined), 10_000);
+      let started = false;
+      void parts.started.then(() => (started = true));
+      await jest.advanceTimersByTimeAsync(9_999);
+      expect(started).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(started).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});
+
+describe('activateWhenIdle', () => {
+  it('wires the part once restored, the start over and the page idle; disposing undoes it', async () => {
+    const restored = deferred<void>();
+    const unwire = jest.fn();
+    const activate = jest.fn(() => ({
+      isDisposed: false,
+      dispose: unwire
+    }));
+    const load = jest.fn(async () => 'part');
+    const wiring = activateWhenIdle(restored.promise, load, activate);
+    await flush();
+    expect(load).not.toHaveBeenCalled();
+    restored.resolve();
+    // jsdom has no requestIdleCallback: the idle step is a timer
+    await new Promise(resolve => setTimeout(resolve, 5));
+    await PARTS.started;
+    await flush();
+    expect(activate).toHaveBeenCalledWith('part');
+    wiring.dispose();
+    expect(unwire).toHaveBeenCalledTimes(1);
+    expect(wiring.isDisposed).toBe(true);
+  });
+
+  it('does not load nor wire a part disposed before its turn', async () => {
+    const restored = deferred<void>();
+    const load = jest.fn(async () => 'part');
+    const activate = jest.fn();
+    const wiring = activateWhenIdle(restored.promise, load, activate);
+    wiring.dispose();
+    restored.resolve();
+    await new Promise(resolve => setTimeout(resolve, 5));
+    await flush();
+    expect(load).not.toHaveBeenCalled();
+    expect(activate).not.toHaveBeenCalled();
+  });
+
+  it('leaves out a part that failed to load, without an unhandled rejection', async () => {
+    const warn = jest
+      .spyOn(console, 'warn')
+      .mockImplementation(() => undefined);
+    const error = jest
+      .spyOn(console, 'error')
+      .mockImplementation(() => undefined);
+    try {
+      const parts = new Parts();
+      const activate = jest.fn();
+      activateWhenIdle(
+        Promise.resolve(),
+        parts.lazy('the Activity section', async () => {
+          throw new Error('offline');
+        }),
+        activate
+      );
+      await new Promise(resolve => setTimeout(resolve, 5));
+      await flush();
+      expect(activate).not.toHaveBeenCalled();
+      expect(parts.missing.map(({ part }) => part)).toEqual([
+        'the Activity section'
+      ]);
+      // said once, as a warning naming it; not logged again as an error
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
+  });
+});
