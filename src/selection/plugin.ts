@@ -5,10 +5,10 @@ import {
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { DisposableSet } from '@lumino/disposable';
 
+import { PARTS } from '../common/parts';
 import { IOutputSelectionTracker, IWebMcpRegistry } from '../tokens';
 import { IToolServices } from '../webmcp/services';
 import { selectionTools } from '../webmcp/tools';
-import { PARTS } from '../common/parts';
 import { type OutputSelectionTracker } from './capture';
 
 /** The tracker, in the chunk fetched once the page is idle. */

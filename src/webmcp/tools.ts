@@ -3,8 +3,9 @@
  * the comment tools the review feature adds and the output-selection tool
  * the selection feature adds. A tool is registered from its definition
  * (./specs.ts) alone; its handler (./handlers.ts, with the semantic layer
- * it calls and the generated validators) is a chunk of its own, loaded at
- * the first call or once the page is idle (`preloadHandlers`).
+ * it calls and the generated validators) comes with the later chunk
+ * (src/later.ts), loaded at the first call or, before it, once the start is
+ * over and the page idle (`preloadHandlers`).
  */
 import { PARTS } from '../common/parts';
 import { type NotebookResolver } from '../jupyter/notebook';
@@ -25,7 +26,7 @@ import type * as HandlersChunk from './handlers';
 import { type IToolServices } from './services';
 import { type IToolDefinition } from './types';
 
-/** The handlers' chunk, loaded once for the page. */
+/** The later chunk, with the handlers, loaded once for the page. */
 export const loadHandlers = PARTS.lazy(
   'the notebook tools',
   () => import(/* webpackChunkName: "later" */ '../later')
