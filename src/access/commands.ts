@@ -24,18 +24,9 @@ import { DisposableSet, type IDisposable } from '@lumino/disposable';
 import { type IAgentAccess, type INotebookAccessChange } from '../tokens';
 import { browserSelection } from './file-browser';
 import { AGENT_ACCESS_VALUES, isAgentAccess, type AgentAccess } from './model';
+import { CommandIDs } from './command-ids';
 
-/** The ids of the access commands. */
-export namespace CommandIDs {
-  /** Cycle the selected cells' access: write → read → none → write. */
-  export const cycleCellAccess = 'jupyterlite-webmcp:cycle-cell-access';
-  /** Cycle a notebook's access (the file browser's, or the current one). */
-  export const cycleNotebookAccess = 'jupyterlite-webmcp:cycle-notebook-access';
-  /** Set cells' access (given ids, or the selected cells) to one value. */
-  export const setCellAccess = 'jupyterlite-webmcp:set-cell-access';
-  /** Set a notebook's access to one value. */
-  export const setNotebookAccess = 'jupyterlite-webmcp:set-notebook-access';
-}
+export { CommandIDs };
 
 /** Where the cell command shows in the context menu. */
 export const CELL_CONTEXT_SELECTOR = '.jp-Notebook .jp-Cell';

@@ -13,9 +13,10 @@ import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator } from '@jupyterlab/translation';
 import { DisposableSet } from '@lumino/disposable';
 
-import { activateWhenIdle, PARTS } from '../common/parts';
+import { activateWhenIdle, PARTS, standInCommands } from '../common/parts';
 import { IAgentAccess } from '../tokens';
 import { RESTRICTIONS_CHANNEL_NAME } from './announced';
+import { CommandIDs } from './command-ids';
 import { ACCESS_CHANNEL_NAME } from './notebook-file';
 import { AgentAccessService } from './service';
 
@@ -92,18 +93,30 @@ export const accessPlugin: JupyterFrontEndPlugin<IAgentAccess> = {
         });
     }
     // the commands, menus and cell markers: once the page is idle
-    set.add(
-      activateWhenIdle(app.restored, loadUi, loaded =>
-        loaded.activateAccessUi(app, {
-          tracker,
-          access,
-          translator,
-          palette,
-          defaultBrowser,
-          browserFactory
-        })
-      )
+    const ui = activateWhenIdle(app.restored, loadUi, loaded => {
+      standIns.dispose();
+      return loaded.activateAccessUi(app, {
+        tracker,
+        access,
+        translator,
+        palette,
+        defaultBrowser,
+        browserFactory
+      });
+    });
+    // the commands run from the start, wiring them when first run
+    const standIns = standInCommands(
+      app.commands,
+      [
+        CommandIDs.cycleCellAccess,
+        CommandIDs.setCellAccess,
+        CommandIDs.cycleNotebookAccess,
+        CommandIDs.setNotebookAccess
+      ],
+      () => ui.now()
     );
+    set.add(ui);
+    set.add(standIns);
     return access;
   },
   deactivate: (): void => {

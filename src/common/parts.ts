@@ -8,6 +8,7 @@
  * rest works, and the status-bar item names what is missing; loading it
  * again is tried at its next use (the bundler forgets a failed chunk).
  */
+import type { CommandRegistry } from '@lumino/commands';
 import { type IDisposable } from '@lumino/disposable';
 
 import { ToolError } from './errors';
@@ -168,38 +169,52 @@ export async function afterStart(restored: Promise<unknown>): Promise<void> {
   await new Promise<void>(resolve => whenIdle(resolve));
 }
 
+/** A plugin's wiring that waits for its turn; `now` does not wait. */
+export interface IPartWiring extends IDisposable {
+  /**
+   * Wires the part now if it is not yet (loading it without waiting for the
+   * start to be over), resolving once it is; rejects when it cannot be
+   * loaded.
+   */
+  now(): Promise<void>;
+}
+
 /**
  * The part of a plugin that can wait: once `restored` has resolved, the
  * start is over (`Parts.started`) and the page is idle, `load` (a loader
- * made by `Parts.lazy`) is called and `activate` wires what it loaded.
- * Disposing the result disposes that wiring, or cancels it if it has not
- * happened yet. A part that fails to load is left out (the status bar names
- * it); the rest works.
+ * made by `Parts.lazy`) is called and `activate` wires what it loaded; or
+ * at once, when something needs it first (`now`). Disposing the result
+ * disposes that wiring, or cancels it if it has not happened yet. A part
+ * that fails to load is left out (the status bar names it); the rest works.
  */
 export function activateWhenIdle<T>(
   restored: Promise<unknown>,
   load: () => Promise<T>,
   activate: (loaded: T) => IDisposable
-): IDisposable {
+): IPartWiring {
   let disposed = false;
   let wiring: IDisposable | null = null;
-  void afterStart(restored)
+  let force: () => void = () => undefined;
+  const forced = new Promise<void>(resolve => (force = resolve));
+  const wired = Promise.race([afterStart(restored), forced])
     .then(() => (disposed ? null : load()))
-    .then(
-      loaded => {
-        if (loaded !== null && !disposed) {
-          wiring = activate(loaded);
-        }
-      },
-      (reason: unknown) => {
-        if (!(reason instanceof PartMissingError)) {
-          console.error('jupyterlite-webmcp: a part failed to start.', reason);
-        }
+    .then(loaded => {
+      if (loaded !== null && !disposed) {
+        wiring = activate(loaded);
       }
-    );
+    });
+  wired.catch((reason: unknown) => {
+    if (!(reason instanceof PartMissingError)) {
+      console.error('jupyterlite-webmcp: a part failed to start.', reason);
+    }
+  });
   return {
     get isDisposed() {
       return disposed;
+    },
+    now: () => {
+      force();
+      return wired;
     },
     dispose: () => {
       if (disposed) {
@@ -208,6 +223,51 @@ export function activateWhenIdle<T>(
       disposed = true;
       wiring?.dispose();
       wiring = null;
+    }
+  };
+}
+
+/**
+ * Stand-ins for the commands a part adds once it is wired, so that they can
+ * be run from the start (a shortcut, another extension, an automation):
+ * registered at once, never shown in a menu or the palette, each wiring the
+ * part at once (`wire`) and then running the part's own command. The part's
+ * wiring disposes them before it adds its own commands under the same ids.
+ */
+export function standInCommands(
+  commands: CommandRegistry,
+  ids: readonly string[],
+  wire: () => Promise<void>
+): IDisposable {
+  let replaced = false;
+  const added = ids.map(id =>
+    commands.addCommand(id, {
+      label: id,
+      isVisible: () => false,
+      // the part's own command describes its arguments once it is added
+      describedBy: { args: { type: 'object' } },
+      execute: async args => {
+        await wire();
+        if (!replaced) {
+          // wired without its own command: never run the stand-in again
+          throw new Error(`jupyterlite-webmcp: ${id} was not added.`);
+        }
+        return commands.execute(id, args);
+      }
+    })
+  );
+  return {
+    get isDisposed() {
+      return replaced;
+    },
+    dispose: () => {
+      if (replaced) {
+        return;
+      }
+      replaced = true;
+      for (const command of added) {
+        command.dispose();
+      }
     }
   };
 }

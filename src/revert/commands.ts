@@ -12,12 +12,9 @@ import type { CommandRegistry } from '@lumino/commands';
 import type { IDisposable } from '@lumino/disposable';
 
 import { agentEdits, forgetAgentEdits } from './journal';
+import { CommandIDs } from './command-ids';
 
-/** The ids of the revert commands. */
-export namespace CommandIDs {
-  /** Forget every agent edit recorded in the current notebook (asks first). */
-  export const forgetAgentEdits = 'jupyterlite-webmcp:forget-agent-edits';
-}
+export { CommandIDs };
 
 /** Add the command; disposing the result removes it. */
 export function addRevertCommands(

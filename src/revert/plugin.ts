@@ -12,8 +12,9 @@ import type {
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { ITranslator } from '@jupyterlab/translation';
-import { type IDisposable } from '@lumino/disposable';
-import { activateWhenIdle, PARTS } from '../common/parts';
+import { DisposableSet } from '@lumino/disposable';
+import { activateWhenIdle, PARTS, standInCommands } from '../common/parts';
+import { CommandIDs } from './command-ids';
 
 /** What the plugin activates, in a chunk fetched once the page is idle. */
 const loadWiring = PARTS.lazy(
@@ -21,7 +22,7 @@ const loadWiring = PARTS.lazy(
   () => import(/* webpackChunkName: "later" */ '../later')
 );
 
-let wiring: IDisposable | null = null;
+let wiring: DisposableSet | null = null;
 
 /** The command that forgets the agent's edits of the current notebook. */
 export const revertPlugin: JupyterFrontEndPlugin<void> = {
@@ -37,9 +38,19 @@ export const revertPlugin: JupyterFrontEndPlugin<void> = {
     translator: ITranslator | null,
     palette: ICommandPalette | null
   ): void => {
-    wiring = activateWhenIdle(app.restored, loadWiring, loaded =>
-      loaded.activateRevert(app, tracker, translator, palette)
+    const part = activateWhenIdle(app.restored, loadWiring, loaded => {
+      standIns.dispose();
+      return loaded.activateRevert(app, tracker, translator, palette);
+    });
+    // the command runs from the start, wiring it when first run
+    const standIns = standInCommands(
+      app.commands,
+      [CommandIDs.forgetAgentEdits],
+      () => part.now()
     );
+    wiring = new DisposableSet();
+    wiring.add(part);
+    wiring.add(standIns);
   },
   deactivate: (): void => {
     wiring?.dispose();

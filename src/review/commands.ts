@@ -20,17 +20,9 @@ import { DisposableSet, type IDisposable } from '@lumino/disposable';
 import { CELL_CONTEXT_SELECTOR } from '../access/commands';
 import { outputAnchor, sourceRangeAnchor } from './anchors';
 import type { IMessageAuthor, IThreadAnchor } from './storage';
+import { CommandIDs } from './command-ids';
 
-export namespace CommandIDs {
-  /** Comment on the editor's selection, else on the active cell. */
-  export const addComment = 'jupyterlite-webmcp:add-comment';
-  /** Comment on the active cell as a whole. */
-  export const addCellComment = 'jupyterlite-webmcp:add-cell-comment';
-  /** Comment on an output (the one right-clicked, else `outputIndex`). */
-  export const addOutputComment = 'jupyterlite-webmcp:add-output-comment';
-  /** Show a thread (or a cell's threads) in the Comments tab. */
-  export const showComments = 'jupyterlite-webmcp:show-comments';
-}
+export { CommandIDs };
 
 /** Where the output command shows in the context menu. */
 export const OUTPUT_CONTEXT_SELECTOR = '.jp-Notebook .jp-OutputArea-child';

@@ -12,10 +12,11 @@ import type {
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { ITranslator } from '@jupyterlab/translation';
-import { type IDisposable } from '@lumino/disposable';
+import { DisposableSet } from '@lumino/disposable';
 
-import { activateWhenIdle, PARTS } from '../common/parts';
+import { activateWhenIdle, PARTS, standInCommands } from '../common/parts';
 import { IAgentAccess, IAgentPanel, IReviewStore } from '../tokens';
+import { CommandIDs } from './command-ids';
 
 /** The section and its commands, in a chunk fetched once the page is idle. */
 const loadWiring = PARTS.lazy(
@@ -23,7 +24,7 @@ const loadWiring = PARTS.lazy(
   () => import(/* webpackChunkName: "later" */ '../later')
 );
 
-let wiring: IDisposable | null = null;
+let wiring: DisposableSet | null = null;
 
 /**
  * The Comments section of the Agent panel and the review commands. The
@@ -49,8 +50,9 @@ export const reviewPanelPlugin: JupyterFrontEndPlugin<void> = {
       wiring: await loadWiring(),
       review: await app.resolveRequiredService(IReviewStore)
     });
-    wiring = activateWhenIdle(app.restored, load, loaded =>
-      loaded.wiring.activateReviewPanel(
+    const part = activateWhenIdle(app.restored, load, loaded => {
+      standIns.dispose();
+      return loaded.wiring.activateReviewPanel(
         app,
         tracker,
         access,
@@ -58,8 +60,22 @@ export const reviewPanelPlugin: JupyterFrontEndPlugin<void> = {
         panel,
         translator,
         palette
-      )
+      );
+    });
+    // the commands run from the start, wiring the section when first run
+    const standIns = standInCommands(
+      app.commands,
+      [
+        CommandIDs.addComment,
+        CommandIDs.addCellComment,
+        CommandIDs.addOutputComment,
+        CommandIDs.showComments
+      ],
+      () => part.now()
     );
+    wiring = new DisposableSet();
+    wiring.add(part);
+    wiring.add(standIns);
   },
   deactivate: (): void => {
     wiring?.dispose();

@@ -5,7 +5,7 @@ import {
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { DisposableSet } from '@lumino/disposable';
 
-import { PARTS } from '../common/parts';
+import { afterStart, PARTS } from '../common/parts';
 import { IOutputSelectionTracker, IWebMcpRegistry } from '../tokens';
 import { IToolServices } from '../webmcp/services';
 import { selectionTools } from '../webmcp/tools';
@@ -25,7 +25,8 @@ export const outputSelectionPlugin: JupyterFrontEndPlugin<IOutputSelectionTracke
     id: 'jupyterlite-webmcp:output-selection',
     description:
       'Records the text the human selects inside one rendered cell output.',
-    // started once the app is restored, or at the tool's first call
+    // started once the start is over (the tool's plugin asks for it then),
+    // or at the tool's first call if that comes first
     autoStart: 'defer',
     requires: [INotebookTracker],
     provides: IOutputSelectionTracker,
@@ -64,6 +65,12 @@ export const outputSelectionToolPlugin: JupyterFrontEndPlugin<void> = {
     for (const definition of selectionTools(services.resolver, tracker)) {
       set.add(registry.addTool(definition));
     }
+    // started once the start is over, in every app: Notebook 7 starts a
+    // deferred plugin only when asked for it, and a selection made before
+    // the tracker exists is not seen
+    void afterStart(app.restored)
+      .then(tracker)
+      .catch(() => undefined); // a part that failed is named in the status bar
   },
   deactivate: (): void => {
     tool?.dispose();

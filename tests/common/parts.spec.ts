@@ -3,7 +3,8 @@ import {
   activateWhenIdle,
   PartMissingError,
   Parts,
-  PARTS
+  PARTS,
+  standInCommands
 } from '../../src/common/parts';
 
 /** A promise, and the hands to settle it. */
@@ -203,5 +204,49 @@ describe('activateWhenIdle', () => {
       warn.mockRestore();
       error.mockRestore();
     }
+  });
+});
+
+describe('standInCommands', () => {
+  it('runs a command from the start: the stand-in wires the part at once, then runs its own command', async () => {
+    const { CommandRegistry } = await import('@lumino/commands');
+    const commands = new CommandRegistry();
+    const ran: unknown[] = [];
+    let standIns!: { dispose(): void };
+    const part = activateWhenIdle(
+      new Promise<void>(() => undefined), // the app never restores here
+      async () => 'loaded',
+      () => {
+        standIns.dispose();
+        return commands.addCommand('demo:show', {
+          label: 'Show',
+          execute: args => {
+            ran.push(args);
+          }
+        });
+      }
+    );
+    standIns = standInCommands(commands, ['demo:show'], () => part.now());
+    expect(commands.hasCommand('demo:show')).toBe(true);
+    expect(commands.isVisible('demo:show')).toBe(false);
+    await commands.execute('demo:show', { cellId: 'c1' });
+    expect(ran).toEqual([{ cellId: 'c1' }]);
+    expect(commands.isVisible('demo:show')).toBe(true);
+    part.dispose();
+    expect(commands.hasCommand('demo:show')).toBe(false);
+  });
+
+  it('fails, and never runs itself again, when the wiring adds no command', async () => {
+    const { CommandRegistry } = await import('@lumino/commands');
+    const commands = new CommandRegistry();
+    const part = activateWhenIdle(
+      new Promise<void>(() => undefined),
+      async () => 'loaded',
+      () => ({ isDisposed: false, dispose: () => undefined })
+    );
+    standInCommands(commands, ['demo:missing'], () => part.now());
+    await expect(commands.execute('demo:missing')).rejects.toThrow(
+      'demo:missing was not added'
+    );
   });
 });
