@@ -1,7 +1,11 @@
 // Additions to @jupyter/builder's rspack configuration for the labextension
 // (package.json jupyterlab.webpackConfig), merged into it.
 const path = require('path');
-const { CopyRspackPlugin } = require('@rspack/core');
+const {
+  CopyRspackPlugin,
+  LightningCssMinimizerRspackPlugin,
+  SwcJsMinimizerRspackPlugin
+} = require('@rspack/core');
 
 // The local WebMCP relay's page script and the hidden frame it loads from
 // next to itself, served from the extension's static folder (static/relay/)
@@ -81,6 +85,15 @@ module.exports = {
     ]
   },
   optimization: {
+    // rspack's own minimizers, with three compress passes instead of one:
+    // the same transforms, run until they find no more (0.2 KB less in
+    // all, 2026-12-05; docs/benchmarks.md, "A small start")
+    minimizer: [
+      new SwcJsMinimizerRspackPlugin({
+        minimizerOptions: { compress: { passes: 3 } }
+      }),
+      new LightningCssMinimizerRspackPlugin()
+    ],
     splitChunks: {
       cacheGroups: {
         // The third-party code bundled with the extension (the packages
