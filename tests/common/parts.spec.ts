@@ -212,7 +212,6 @@ describe('standInCommands', () => {
     const { CommandRegistry } = await import('@lumino/commands');
     const commands = new CommandRegistry();
     const ran: unknown[] = [];
-    let standIns!: { dispose(): void };
     const part = activateWhenIdle(
       new Promise<void>(() => undefined), // the app never restores here
       async () => 'loaded',
@@ -226,7 +225,7 @@ describe('standInCommands', () => {
         });
       }
     );
-    standIns = standInCommands(commands, ['demo:show'], () => part.now());
+    const standIns = standInCommands(commands, ['demo:show'], () => part.now());
     expect(commands.hasCommand('demo:show')).toBe(true);
     expect(commands.isVisible('demo:show')).toBe(false);
     await commands.execute('demo:show', { cellId: 'c1' });
