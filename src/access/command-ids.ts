@@ -14,3 +14,14 @@ export namespace CommandIDs {
   /** Set a notebook's access to one value. */
   export const setNotebookAccess = 'jupyterlite-webmcp:set-notebook-access';
 }
+
+/**
+ * The cell command's shortcut, in command mode. Shift+G is bound by neither
+ * JupyterLab 4.6 nor Notebook 7.6 (G for "guard"); the selector is the one
+ * the notebook's own command-mode shortcuts use. Bound at the start (the
+ * plugin), so a key pressed before the commands are wired runs the stand-in.
+ */
+export const CELL_ACCESS_SHORTCUT = {
+  keys: ['Shift G'],
+  selector: '.jp-Notebook.jp-mod-commandMode:not(.jp-mod-readWrite) :focus'
+};

@@ -24,9 +24,9 @@ import { DisposableSet, type IDisposable } from '@lumino/disposable';
 import { type IAgentAccess, type INotebookAccessChange } from '../tokens';
 import { browserSelection } from './file-browser';
 import { AGENT_ACCESS_VALUES, isAgentAccess, type AgentAccess } from './model';
-import { CommandIDs } from './command-ids';
+import { CELL_ACCESS_SHORTCUT, CommandIDs } from './command-ids';
 
-export { CommandIDs };
+export { CELL_ACCESS_SHORTCUT, CommandIDs };
 
 /** Where the cell command shows in the context menu. */
 export const CELL_CONTEXT_SELECTOR = '.jp-Notebook .jp-Cell';
@@ -34,16 +34,6 @@ export const CELL_CONTEXT_SELECTOR = '.jp-Notebook .jp-Cell';
 /** Where the notebook command shows in the file browser's context menu. */
 export const NOTEBOOK_FILE_SELECTOR =
   '.jp-DirListing-item[data-file-type="notebook"]';
-
-/**
- * The cell command's shortcut, in command mode. Shift+G is bound by neither
- * JupyterLab 4.6 nor Notebook 7.6 (G for "guard"); the selector is the one
- * the notebook's own command-mode shortcuts use.
- */
-export const CELL_ACCESS_SHORTCUT = {
-  keys: ['Shift G'],
-  selector: '.jp-Notebook.jp-mod-commandMode:not(.jp-mod-readWrite) :focus'
-};
 
 /** The human-facing name of each access value. */
 export function accessName(

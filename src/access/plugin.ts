@@ -16,7 +16,7 @@ import { DisposableSet } from '@lumino/disposable';
 import { activateWhenIdle, PARTS, standInCommands } from '../common/parts';
 import { IAgentAccess } from '../tokens';
 import { RESTRICTIONS_CHANNEL_NAME } from './announced';
-import { CommandIDs } from './command-ids';
+import { CELL_ACCESS_SHORTCUT, CommandIDs } from './command-ids';
 import { ACCESS_CHANNEL_NAME } from './notebook-file';
 import { AgentAccessService } from './service';
 
@@ -117,6 +117,13 @@ export const accessPlugin: JupyterFrontEndPlugin<IAgentAccess> = {
     );
     set.add(ui);
     set.add(standIns);
+    // the shortcut works from the start too: its stand-in wires the rest
+    set.add(
+      app.commands.addKeyBinding({
+        command: CommandIDs.cycleCellAccess,
+        ...CELL_ACCESS_SHORTCUT
+      })
+    );
     return access;
   },
   deactivate: (): void => {

@@ -16,7 +16,6 @@ import { DisposableSet, type IDisposable } from '@lumino/disposable';
 
 import { eachNotebook } from '../common/each-notebook';
 import {
-  CELL_ACCESS_SHORTCUT,
   CELL_CONTEXT_SELECTOR,
   CommandIDs,
   NOTEBOOK_FILE_SELECTOR,
@@ -81,12 +80,6 @@ export function activateAccessUi(
       args: { fileBrowser: true },
       selector: NOTEBOOK_FILE_SELECTOR,
       rank: 20
-    })
-  );
-  set.add(
-    app.commands.addKeyBinding({
-      command: CommandIDs.cycleCellAccess,
-      ...CELL_ACCESS_SHORTCUT
     })
   );
 
