@@ -25,3 +25,10 @@ export const CELL_ACCESS_SHORTCUT = {
   keys: ['Shift G'],
   selector: '.jp-Notebook.jp-mod-commandMode:not(.jp-mod-readWrite) :focus'
 };
+
+/** Where the cell command shows in the context menu. */
+export const CELL_CONTEXT_SELECTOR = '.jp-Notebook .jp-Cell';
+
+/** Where the notebook command shows in the file browser's context menu. */
+export const NOTEBOOK_FILE_SELECTOR =
+  '.jp-DirListing-item[data-file-type="notebook"]';

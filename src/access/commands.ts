@@ -24,16 +24,19 @@ import { DisposableSet, type IDisposable } from '@lumino/disposable';
 import { type IAgentAccess, type INotebookAccessChange } from '../tokens';
 import { browserSelection } from './file-browser';
 import { AGENT_ACCESS_VALUES, isAgentAccess, type AgentAccess } from './model';
-import { CELL_ACCESS_SHORTCUT, CommandIDs } from './command-ids';
+import {
+  CELL_ACCESS_SHORTCUT,
+  CELL_CONTEXT_SELECTOR,
+  CommandIDs,
+  NOTEBOOK_FILE_SELECTOR
+} from './command-ids';
 
-export { CELL_ACCESS_SHORTCUT, CommandIDs };
-
-/** Where the cell command shows in the context menu. */
-export const CELL_CONTEXT_SELECTOR = '.jp-Notebook .jp-Cell';
-
-/** Where the notebook command shows in the file browser's context menu. */
-export const NOTEBOOK_FILE_SELECTOR =
-  '.jp-DirListing-item[data-file-type="notebook"]';
+export {
+  CELL_ACCESS_SHORTCUT,
+  CELL_CONTEXT_SELECTOR,
+  CommandIDs,
+  NOTEBOOK_FILE_SELECTOR
+};
 
 /** The human-facing name of each access value. */
 export function accessName(

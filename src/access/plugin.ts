@@ -10,13 +10,18 @@ import {
 } from '@jupyterlab/filebrowser';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
-import { ITranslator } from '@jupyterlab/translation';
+import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { DisposableSet } from '@lumino/disposable';
 
 import { activateWhenIdle, PARTS, standInCommands } from '../common/parts';
 import { IAgentAccess } from '../tokens';
 import { RESTRICTIONS_CHANNEL_NAME } from './announced';
-import { CELL_ACCESS_SHORTCUT, CommandIDs } from './command-ids';
+import {
+  CELL_ACCESS_SHORTCUT,
+  CELL_CONTEXT_SELECTOR,
+  CommandIDs,
+  NOTEBOOK_FILE_SELECTOR
+} from './command-ids';
 import { ACCESS_CHANNEL_NAME } from './notebook-file';
 import { AgentAccessService } from './service';
 
@@ -105,15 +110,45 @@ export const accessPlugin: JupyterFrontEndPlugin<IAgentAccess> = {
       });
     });
     // the commands run from the start, wiring them when first run
+    const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
     const standIns = standInCommands(
       app.commands,
       [
-        CommandIDs.cycleCellAccess,
+        {
+          id: CommandIDs.cycleCellAccess,
+          label: trans.__('Cycle Agent Access')
+        },
         CommandIDs.setCellAccess,
-        CommandIDs.cycleNotebookAccess,
+        {
+          id: CommandIDs.cycleNotebookAccess,
+          label: trans.__('Cycle Agent Access for Notebook')
+        },
         CommandIDs.setNotebookAccess
       ],
       () => ui.now()
+    );
+    // the context-menu items from the start, on the stand-ins until wired
+    set.add(
+      app.contextMenu.addItem({
+        type: 'separator',
+        selector: CELL_CONTEXT_SELECTOR,
+        rank: 19
+      })
+    );
+    set.add(
+      app.contextMenu.addItem({
+        command: CommandIDs.cycleCellAccess,
+        selector: CELL_CONTEXT_SELECTOR,
+        rank: 20
+      })
+    );
+    set.add(
+      app.contextMenu.addItem({
+        command: CommandIDs.cycleNotebookAccess,
+        args: { fileBrowser: true },
+        selector: NOTEBOOK_FILE_SELECTOR,
+        rank: 20
+      })
     );
     set.add(ui);
     set.add(standIns);

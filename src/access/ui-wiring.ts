@@ -15,12 +15,7 @@ import { type ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { DisposableSet, type IDisposable } from '@lumino/disposable';
 
 import { eachNotebook } from '../common/each-notebook';
-import {
-  CELL_CONTEXT_SELECTOR,
-  CommandIDs,
-  NOTEBOOK_FILE_SELECTOR,
-  addAccessCommands
-} from './commands';
+import { CommandIDs, addAccessCommands } from './commands';
 import { AccessMarkers } from './markers';
 import { AGENT_ACCESS_VALUES } from './model';
 import { type AgentAccessService } from './service';
@@ -60,29 +55,7 @@ export function activateAccessUi(
     addAccessCommands(app, { tracker, access, translator, fileBrowsers })
   );
 
-  set.add(
-    app.contextMenu.addItem({
-      type: 'separator',
-      selector: CELL_CONTEXT_SELECTOR,
-      rank: 19
-    })
-  );
-  set.add(
-    app.contextMenu.addItem({
-      command: CommandIDs.cycleCellAccess,
-      selector: CELL_CONTEXT_SELECTOR,
-      rank: 20
-    })
-  );
-  set.add(
-    app.contextMenu.addItem({
-      command: CommandIDs.cycleNotebookAccess,
-      args: { fileBrowser: true },
-      selector: NOTEBOOK_FILE_SELECTOR,
-      rank: 20
-    })
-  );
-
+  // the context-menu items are the plugin's, added at the start
   if (palette) {
     const category = trans.__('Agent Access');
     set.add(palette.addItem({ command: CommandIDs.cycleCellAccess, category }));

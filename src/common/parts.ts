@@ -229,21 +229,26 @@ export function activateWhenIdle<T>(
 
 /**
  * Stand-ins for the commands a part adds once it is wired, so that they can
- * be run from the start (a shortcut, another extension, an automation):
- * registered at once, never shown in a menu or the palette, each wiring the
- * part at once (`wire`) and then running the part's own command. The part's
- * wiring disposes them before it adds its own commands under the same ids.
+ * be run from the start (a shortcut, a context menu, another extension, an
+ * automation): registered at once, each wiring the part at once (`wire`)
+ * and then running the part's own command. One given a label shows in the
+ * menus under it (the context-menu items its plugin adds at the start);
+ * the others never show. The part's wiring disposes them before it adds its
+ * own commands under the same ids.
  */
 export function standInCommands(
   commands: CommandRegistry,
-  ids: readonly string[],
+  ids: readonly (string | { id: string; label: string })[],
   wire: () => Promise<void>
 ): IDisposable {
   let replaced = false;
-  const added = ids.map(id =>
-    commands.addCommand(id, {
-      label: id,
-      isVisible: () => false,
+  const added = ids.map(entry => {
+    const { id, label } =
+      typeof entry === 'string' ? { id: entry, label: null } : entry;
+    return commands.addCommand(id, {
+      label: label ?? id,
+      // one with a label shows in the context menu items added at the start
+      isVisible: () => label !== null,
       // the part's own command describes its arguments once it is added
       describedBy: { args: { type: 'object' } },
       execute: async args => {
@@ -254,8 +259,8 @@ export function standInCommands(
         }
         return commands.execute(id, args);
       }
-    })
-  );
+    });
+  });
   return {
     get isDisposed() {
       return replaced;

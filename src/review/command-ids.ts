@@ -13,3 +13,6 @@ export namespace CommandIDs {
   /** Show a thread (or a cell's threads) in the Comments tab. */
   export const showComments = 'jupyterlite-webmcp:show-comments';
 }
+
+/** Where the output command shows in the context menu. */
+export const OUTPUT_CONTEXT_SELECTOR = '.jp-Notebook .jp-OutputArea-child';

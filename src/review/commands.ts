@@ -17,15 +17,11 @@ import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { type ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { DisposableSet, type IDisposable } from '@lumino/disposable';
 
-import { CELL_CONTEXT_SELECTOR } from '../access/commands';
 import { outputAnchor, sourceRangeAnchor } from './anchors';
 import type { IMessageAuthor, IThreadAnchor } from './storage';
-import { CommandIDs } from './command-ids';
+import { CommandIDs, OUTPUT_CONTEXT_SELECTOR } from './command-ids';
 
-export { CommandIDs };
-
-/** Where the output command shows in the context menu. */
-export const OUTPUT_CONTEXT_SELECTOR = '.jp-Notebook .jp-OutputArea-child';
+export { CommandIDs, OUTPUT_CONTEXT_SELECTOR };
 
 /** The class of an output's node in an output area. */
 const OUTPUT_CHILD_CLASS = 'jp-OutputArea-child';
@@ -249,13 +245,12 @@ export function addReviewMenus(
 ): IDisposable {
   const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
   const set = new DisposableSet();
-  const items: [string, string, number][] = [
-    [CommandIDs.addComment, CELL_CONTEXT_SELECTOR, 21],
-    [CommandIDs.addCellComment, CELL_CONTEXT_SELECTOR, 22],
-    [CommandIDs.addOutputComment, OUTPUT_CONTEXT_SELECTOR, 23]
-  ];
-  for (const [command, selector, rank] of items) {
-    set.add(app.contextMenu.addItem({ command, selector, rank }));
+  // the context-menu items are the plugin's, added at the start
+  for (const command of [
+    CommandIDs.addComment,
+    CommandIDs.addCellComment,
+    CommandIDs.addOutputComment
+  ]) {
     if (palette) {
       set.add(palette.addItem({ command, category: trans.__('Review') }));
     }

@@ -11,12 +11,13 @@ import type {
 } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { INotebookTracker } from '@jupyterlab/notebook';
-import { ITranslator } from '@jupyterlab/translation';
+import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { DisposableSet } from '@lumino/disposable';
 
 import { activateWhenIdle, PARTS, standInCommands } from '../common/parts';
 import { IAgentAccess, IAgentPanel, IReviewStore } from '../tokens';
-import { CommandIDs } from './command-ids';
+import { CELL_CONTEXT_SELECTOR } from '../access/command-ids';
+import { CommandIDs, OUTPUT_CONTEXT_SELECTOR } from './command-ids';
 
 /** The section and its commands, in a chunk fetched once the page is idle. */
 const loadWiring = PARTS.lazy(
@@ -63,12 +64,16 @@ export const reviewPanelPlugin: JupyterFrontEndPlugin<void> = {
       );
     });
     // the commands run from the start, wiring the section when first run
+    const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
     const standIns = standInCommands(
       app.commands,
       [
-        CommandIDs.addComment,
-        CommandIDs.addCellComment,
-        CommandIDs.addOutputComment,
+        { id: CommandIDs.addComment, label: trans.__('Add Comment') },
+        { id: CommandIDs.addCellComment, label: trans.__('Comment on Cell') },
+        {
+          id: CommandIDs.addOutputComment,
+          label: trans.__('Comment on Output')
+        },
         CommandIDs.showComments
       ],
       () => part.now()
@@ -76,6 +81,15 @@ export const reviewPanelPlugin: JupyterFrontEndPlugin<void> = {
     wiring = new DisposableSet();
     wiring.add(part);
     wiring.add(standIns);
+    // the context-menu items from the start, on the stand-ins until wired
+    const items: [string, string, number][] = [
+      [CommandIDs.addComment, CELL_CONTEXT_SELECTOR, 21],
+      [CommandIDs.addCellComment, CELL_CONTEXT_SELECTOR, 22],
+      [CommandIDs.addOutputComment, OUTPUT_CONTEXT_SELECTOR, 23]
+    ];
+    for (const [command, selector, rank] of items) {
+      wiring.add(app.contextMenu.addItem({ command, selector, rank }));
+    }
   },
   deactivate: (): void => {
     wiring?.dispose();
