@@ -33,13 +33,13 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-validate10.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate10.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
 }
 else {
-validate10.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate10.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -64,7 +64,7 @@ data.limit = 100;
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "path") || (key0 === "recursive")) || (key0 === "limit"))){
-validate11.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate11.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -74,7 +74,7 @@ if(data.path !== undefined){
 let data0 = data.path;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate11.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: schema12.properties.path.type},message:"must be string,null"}];
+validate11.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: schema12.properties.path.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -85,7 +85,7 @@ var valid0 = true;
 if(valid0){
 const _errs4 = errors;
 if(typeof data.recursive !== "boolean"){
-validate11.errors = [{instancePath:instancePath+"/recursive",schemaPath:"#/properties/recursive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate11.errors = [{instancePath:instancePath+"/recursive",schemaPath:"#/properties/recursive/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -93,18 +93,18 @@ if(valid0){
 let data2 = data.limit;
 const _errs6 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate11.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate11.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 100 || isNaN(data2)){
-validate11.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate11.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100}}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate11.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate11.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}}];
 return false;
 }
 }
@@ -116,7 +116,7 @@ var valid0 = _errs6 === errors;
 }
 }
 else {
-validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -137,14 +137,14 @@ data.activate = true;
 }
 let missing0;
 if((data.path === undefined) && (missing0 = "path")){
-validate12.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate12.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "path") || (key0 === "cellId")) || (key0 === "activate"))){
-validate12.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate12.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -153,7 +153,7 @@ if(_errs1 === errors){
 if(data.path !== undefined){
 const _errs2 = errors;
 if(typeof data.path !== "string"){
-validate12.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate12.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -166,7 +166,7 @@ if(data.cellId !== undefined){
 let data1 = data.cellId;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate12.errors = [{instancePath:instancePath+"/cellId",schemaPath:"#/properties/cellId/type",keyword:"type",params:{type: schema13.properties.cellId.type},message:"must be string,null"}];
+validate12.errors = [{instancePath:instancePath+"/cellId",schemaPath:"#/properties/cellId/type",keyword:"type",params:{type: schema13.properties.cellId.type}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -177,7 +177,7 @@ var valid0 = true;
 if(valid0){
 const _errs6 = errors;
 if(typeof data.activate !== "boolean"){
-validate12.errors = [{instancePath:instancePath+"/activate",schemaPath:"#/properties/activate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate12.errors = [{instancePath:instancePath+"/activate",schemaPath:"#/properties/activate/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -187,7 +187,7 @@ var valid0 = _errs6 === errors;
 }
 }
 else {
-validate12.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate12.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -206,14 +206,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "directory")) || (key0 === "kernel"))){
-validate13.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate13.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -225,12 +225,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) < 1){
-validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -244,7 +244,7 @@ if(data.directory !== undefined){
 let data1 = data.directory;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate13.errors = [{instancePath:instancePath+"/directory",schemaPath:"#/properties/directory/type",keyword:"type",params:{type: schema14.properties.directory.type},message:"must be string,null"}];
+validate13.errors = [{instancePath:instancePath+"/directory",schemaPath:"#/properties/directory/type",keyword:"type",params:{type: schema14.properties.directory.type}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -257,7 +257,7 @@ if(data.kernel !== undefined){
 let data2 = data.kernel;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate13.errors = [{instancePath:instancePath+"/kernel",schemaPath:"#/properties/kernel/type",keyword:"type",params:{type: schema14.properties.kernel.type},message:"must be string,null"}];
+validate13.errors = [{instancePath:instancePath+"/kernel",schemaPath:"#/properties/kernel/type",keyword:"type",params:{type: schema14.properties.kernel.type}}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -271,7 +271,7 @@ var valid0 = true;
 }
 }
 else {
-validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -299,7 +299,7 @@ data.includeOutputs = false;
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "notebookPath") || (key0 === "cellIds")) || (key0 === "startIndex")) || (key0 === "endIndex")) || (key0 === "includeSource")) || (key0 === "includeOutputs"))){
-validate14.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate14.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -309,7 +309,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate14.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema15.properties.notebookPath.type},message:"must be string,null"}];
+validate14.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema15.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -324,7 +324,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length < 1){
-validate14.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate14.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -333,7 +333,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
 if(typeof data1[i0] !== "string"){
-validate14.errors = [{instancePath:instancePath+"/cellIds/" + i0,schemaPath:"#/properties/cellIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate14.errors = [{instancePath:instancePath+"/cellIds/" + i0,schemaPath:"#/properties/cellIds/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -344,7 +344,7 @@ break;
 }
 }
 else {
-validate14.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate14.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -357,13 +357,13 @@ if(valid0){
 let data3 = data.startIndex;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate14.errors = [{instancePath:instancePath+"/startIndex",schemaPath:"#/properties/startIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate14.errors = [{instancePath:instancePath+"/startIndex",schemaPath:"#/properties/startIndex/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate14.errors = [{instancePath:instancePath+"/startIndex",schemaPath:"#/properties/startIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate14.errors = [{instancePath:instancePath+"/startIndex",schemaPath:"#/properties/startIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -374,13 +374,13 @@ if(data.endIndex !== undefined){
 let data4 = data.endIndex;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate14.errors = [{instancePath:instancePath+"/endIndex",schemaPath:"#/properties/endIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate14.errors = [{instancePath:instancePath+"/endIndex",schemaPath:"#/properties/endIndex/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate14.errors = [{instancePath:instancePath+"/endIndex",schemaPath:"#/properties/endIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate14.errors = [{instancePath:instancePath+"/endIndex",schemaPath:"#/properties/endIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -393,14 +393,14 @@ var valid0 = true;
 if(valid0){
 const _errs12 = errors;
 if(typeof data.includeSource !== "boolean"){
-validate14.errors = [{instancePath:instancePath+"/includeSource",schemaPath:"#/properties/includeSource/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate14.errors = [{instancePath:instancePath+"/includeSource",schemaPath:"#/properties/includeSource/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 var valid0 = _errs12 === errors;
 if(valid0){
 const _errs14 = errors;
 if(typeof data.includeOutputs !== "boolean"){
-validate14.errors = [{instancePath:instancePath+"/includeOutputs",schemaPath:"#/properties/includeOutputs/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate14.errors = [{instancePath:instancePath+"/includeOutputs",schemaPath:"#/properties/includeOutputs/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -412,7 +412,7 @@ var valid0 = _errs14 === errors;
 }
 }
 else {
-validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -434,7 +434,7 @@ data.startIndex = 0;
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "notebookPath") || (key0 === "cellIds")) || (key0 === "startIndex")) || (key0 === "endIndex"))){
-validate15.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate15.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -444,7 +444,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate15.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema16.properties.notebookPath.type},message:"must be string,null"}];
+validate15.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema16.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -459,7 +459,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length < 1){
-validate15.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate15.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -468,7 +468,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
 if(typeof data1[i0] !== "string"){
-validate15.errors = [{instancePath:instancePath+"/cellIds/" + i0,schemaPath:"#/properties/cellIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate15.errors = [{instancePath:instancePath+"/cellIds/" + i0,schemaPath:"#/properties/cellIds/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -479,7 +479,7 @@ break;
 }
 }
 else {
-validate15.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate15.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -492,13 +492,13 @@ if(valid0){
 let data3 = data.startIndex;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate15.errors = [{instancePath:instancePath+"/startIndex",schemaPath:"#/properties/startIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate15.errors = [{instancePath:instancePath+"/startIndex",schemaPath:"#/properties/startIndex/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate15.errors = [{instancePath:instancePath+"/startIndex",schemaPath:"#/properties/startIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate15.errors = [{instancePath:instancePath+"/startIndex",schemaPath:"#/properties/startIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -509,13 +509,13 @@ if(data.endIndex !== undefined){
 let data4 = data.endIndex;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate15.errors = [{instancePath:instancePath+"/endIndex",schemaPath:"#/properties/endIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate15.errors = [{instancePath:instancePath+"/endIndex",schemaPath:"#/properties/endIndex/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate15.errors = [{instancePath:instancePath+"/endIndex",schemaPath:"#/properties/endIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate15.errors = [{instancePath:instancePath+"/endIndex",schemaPath:"#/properties/endIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -531,7 +531,7 @@ var valid0 = true;
 }
 }
 else {
-validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -562,7 +562,7 @@ data.activate = true;
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "notebookPath") || (key0 === "referenceCellId")) || (key0 === "position")) || (key0 === "cellType")) || (key0 === "source")) || (key0 === "activate"))){
-validate16.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate16.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -572,7 +572,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate16.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema17.properties.notebookPath.type},message:"must be string,null"}];
+validate16.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema17.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -585,7 +585,7 @@ if(data.referenceCellId !== undefined){
 let data1 = data.referenceCellId;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate16.errors = [{instancePath:instancePath+"/referenceCellId",schemaPath:"#/properties/referenceCellId/type",keyword:"type",params:{type: schema17.properties.referenceCellId.type},message:"must be string,null"}];
+validate16.errors = [{instancePath:instancePath+"/referenceCellId",schemaPath:"#/properties/referenceCellId/type",keyword:"type",params:{type: schema17.properties.referenceCellId.type}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -597,32 +597,32 @@ if(valid0){
 let data2 = data.position;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate16.errors = [{instancePath:instancePath+"/position",schemaPath:"#/properties/position/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate16.errors = [{instancePath:instancePath+"/position",schemaPath:"#/properties/position/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if(!((data2 === "above") || (data2 === "below"))){
-validate16.errors = [{instancePath:instancePath+"/position",schemaPath:"#/properties/position/enum",keyword:"enum",params:{allowedValues: schema17.properties.position.enum},message:"must be equal to one of the allowed values"}];
+validate16.errors = [{instancePath:instancePath+"/position",schemaPath:"#/properties/position/enum",keyword:"enum",params:{allowedValues: schema17.properties.position.enum}}];
 return false;
 }
 var valid0 = _errs6 === errors;
 if(valid0){
 const _errs8 = errors;
 if(typeof data.cellType !== "string"){
-validate16.errors = [{instancePath:instancePath+"/cellType",schemaPath:"#/properties/cellType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate16.errors = [{instancePath:instancePath+"/cellType",schemaPath:"#/properties/cellType/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs8 === errors;
 if(valid0){
 const _errs10 = errors;
 if(typeof data.source !== "string"){
-validate16.errors = [{instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate16.errors = [{instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs10 === errors;
 if(valid0){
 const _errs12 = errors;
 if(typeof data.activate !== "boolean"){
-validate16.errors = [{instancePath:instancePath+"/activate",schemaPath:"#/properties/activate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate16.errors = [{instancePath:instancePath+"/activate",schemaPath:"#/properties/activate/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -634,7 +634,7 @@ var valid0 = _errs12 === errors;
 }
 }
 else {
-validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -652,14 +652,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.cellId === undefined) && (missing0 = "cellId")) || ((data.source === undefined) && (missing0 = "source"))) || ((data.expectedSourceHash === undefined) && (missing0 = "expectedSourceHash"))){
-validate17.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate17.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "notebookPath") || (key0 === "cellId")) || (key0 === "source")) || (key0 === "expectedSourceHash"))){
-validate17.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate17.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -669,7 +669,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate17.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema18.properties.notebookPath.type},message:"must be string,null"}];
+validate17.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema18.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -681,7 +681,7 @@ if(valid0){
 if(data.cellId !== undefined){
 const _errs4 = errors;
 if(typeof data.cellId !== "string"){
-validate17.errors = [{instancePath:instancePath+"/cellId",schemaPath:"#/properties/cellId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate17.errors = [{instancePath:instancePath+"/cellId",schemaPath:"#/properties/cellId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -693,7 +693,7 @@ if(valid0){
 if(data.source !== undefined){
 const _errs6 = errors;
 if(typeof data.source !== "string"){
-validate17.errors = [{instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate17.errors = [{instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -705,7 +705,7 @@ if(valid0){
 if(data.expectedSourceHash !== undefined){
 const _errs8 = errors;
 if(typeof data.expectedSourceHash !== "string"){
-validate17.errors = [{instancePath:instancePath+"/expectedSourceHash",schemaPath:"#/properties/expectedSourceHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate17.errors = [{instancePath:instancePath+"/expectedSourceHash",schemaPath:"#/properties/expectedSourceHash/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -720,7 +720,7 @@ var valid0 = true;
 }
 }
 else {
-validate17.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate17.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -738,14 +738,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.cellId === undefined) && (missing0 = "cellId")) || ((data.expectedSourceHash === undefined) && (missing0 = "expectedSourceHash"))){
-validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "notebookPath") || (key0 === "cellId")) || (key0 === "expectedSourceHash"))){
-validate18.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate18.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -755,7 +755,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate18.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema19.properties.notebookPath.type},message:"must be string,null"}];
+validate18.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema19.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -767,7 +767,7 @@ if(valid0){
 if(data.cellId !== undefined){
 const _errs4 = errors;
 if(typeof data.cellId !== "string"){
-validate18.errors = [{instancePath:instancePath+"/cellId",schemaPath:"#/properties/cellId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate18.errors = [{instancePath:instancePath+"/cellId",schemaPath:"#/properties/cellId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -779,7 +779,7 @@ if(valid0){
 if(data.expectedSourceHash !== undefined){
 const _errs6 = errors;
 if(typeof data.expectedSourceHash !== "string"){
-validate18.errors = [{instancePath:instancePath+"/expectedSourceHash",schemaPath:"#/properties/expectedSourceHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate18.errors = [{instancePath:instancePath+"/expectedSourceHash",schemaPath:"#/properties/expectedSourceHash/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -793,7 +793,7 @@ var valid0 = true;
 }
 }
 else {
-validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -815,7 +815,7 @@ data.stopOnError = true;
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "notebookPath") || (key0 === "cellIds")) || (key0 === "startIndex")) || (key0 === "endIndex")) || (key0 === "stopOnError"))){
-validate19.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate19.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -825,7 +825,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate19.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema20.properties.notebookPath.type},message:"must be string,null"}];
+validate19.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema20.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -840,12 +840,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 100){
-validate19.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate19.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/maxItems",keyword:"maxItems",params:{limit: 100}}];
 return false;
 }
 else {
 if(data1.length < 1){
-validate19.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate19.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -854,7 +854,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
 if(typeof data1[i0] !== "string"){
-validate19.errors = [{instancePath:instancePath+"/cellIds/" + i0,schemaPath:"#/properties/cellIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate19.errors = [{instancePath:instancePath+"/cellIds/" + i0,schemaPath:"#/properties/cellIds/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -866,7 +866,7 @@ break;
 }
 }
 else {
-validate19.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate19.errors = [{instancePath:instancePath+"/cellIds",schemaPath:"#/properties/cellIds/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -880,13 +880,13 @@ if(data.startIndex !== undefined){
 let data3 = data.startIndex;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate19.errors = [{instancePath:instancePath+"/startIndex",schemaPath:"#/properties/startIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate19.errors = [{instancePath:instancePath+"/startIndex",schemaPath:"#/properties/startIndex/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate19.errors = [{instancePath:instancePath+"/startIndex",schemaPath:"#/properties/startIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate19.errors = [{instancePath:instancePath+"/startIndex",schemaPath:"#/properties/startIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -901,13 +901,13 @@ if(data.endIndex !== undefined){
 let data4 = data.endIndex;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate19.errors = [{instancePath:instancePath+"/endIndex",schemaPath:"#/properties/endIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate19.errors = [{instancePath:instancePath+"/endIndex",schemaPath:"#/properties/endIndex/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate19.errors = [{instancePath:instancePath+"/endIndex",schemaPath:"#/properties/endIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate19.errors = [{instancePath:instancePath+"/endIndex",schemaPath:"#/properties/endIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -920,7 +920,7 @@ var valid0 = true;
 if(valid0){
 const _errs12 = errors;
 if(typeof data.stopOnError !== "boolean"){
-validate19.errors = [{instancePath:instancePath+"/stopOnError",schemaPath:"#/properties/stopOnError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate19.errors = [{instancePath:instancePath+"/stopOnError",schemaPath:"#/properties/stopOnError/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -931,7 +931,7 @@ var valid0 = _errs12 === errors;
 }
 }
 else {
-validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -949,14 +949,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.cellId === undefined) && (missing0 = "cellId")){
-validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "notebookPath") || (key0 === "cellId")) || (key0 === "cursor")) || (key0 === "selection"))){
-validate20.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate20.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -966,7 +966,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate20.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema21.properties.notebookPath.type},message:"must be string,null"}];
+validate20.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema21.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -978,7 +978,7 @@ if(valid0){
 if(data.cellId !== undefined){
 const _errs4 = errors;
 if(typeof data.cellId !== "string"){
-validate20.errors = [{instancePath:instancePath+"/cellId",schemaPath:"#/properties/cellId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/cellId",schemaPath:"#/properties/cellId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -994,14 +994,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.line === undefined) && (missing1 = "line")) || ((data2.column === undefined) && (missing1 = "column"))){
-validate20.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate20.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
 const _errs8 = errors;
 for(const key1 in data2){
 if(!((key1 === "line") || (key1 === "column"))){
-validate20.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate20.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}}];
 return false;
 break;
 }
@@ -1011,13 +1011,13 @@ if(data2.line !== undefined){
 let data3 = data2.line;
 const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate20.errors = [{instancePath:instancePath+"/cursor/line",schemaPath:"#/properties/cursor/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/cursor/line",schemaPath:"#/properties/cursor/properties/line/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate20.errors = [{instancePath:instancePath+"/cursor/line",schemaPath:"#/properties/cursor/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/cursor/line",schemaPath:"#/properties/cursor/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -1032,13 +1032,13 @@ if(data2.column !== undefined){
 let data4 = data2.column;
 const _errs11 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate20.errors = [{instancePath:instancePath+"/cursor/column",schemaPath:"#/properties/cursor/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/cursor/column",schemaPath:"#/properties/cursor/properties/column/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs11){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-validate20.errors = [{instancePath:instancePath+"/cursor/column",schemaPath:"#/properties/cursor/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/cursor/column",schemaPath:"#/properties/cursor/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -1053,7 +1053,7 @@ var valid1 = true;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1070,14 +1070,14 @@ if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing2;
 if(((data5.start === undefined) && (missing2 = "start")) || ((data5.end === undefined) && (missing2 = "end"))){
-validate20.errors = [{instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate20.errors = [{instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
 const _errs15 = errors;
 for(const key2 in data5){
 if(!((key2 === "start") || (key2 === "end"))){
-validate20.errors = [{instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate20.errors = [{instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
 return false;
 break;
 }
@@ -1090,14 +1090,14 @@ if(errors === _errs16){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing3;
 if(((data6.line === undefined) && (missing3 = "line")) || ((data6.column === undefined) && (missing3 = "column"))){
-validate20.errors = [{instancePath:instancePath+"/selection/start",schemaPath:"#/properties/selection/properties/start/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate20.errors = [{instancePath:instancePath+"/selection/start",schemaPath:"#/properties/selection/properties/start/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
 const _errs18 = errors;
 for(const key3 in data6){
 if(!((key3 === "line") || (key3 === "column"))){
-validate20.errors = [{instancePath:instancePath+"/selection/start",schemaPath:"#/properties/selection/properties/start/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate20.errors = [{instancePath:instancePath+"/selection/start",schemaPath:"#/properties/selection/properties/start/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
 return false;
 break;
 }
@@ -1107,13 +1107,13 @@ if(data6.line !== undefined){
 let data7 = data6.line;
 const _errs19 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate20.errors = [{instancePath:instancePath+"/selection/start/line",schemaPath:"#/properties/selection/properties/start/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/selection/start/line",schemaPath:"#/properties/selection/properties/start/properties/line/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs19){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-validate20.errors = [{instancePath:instancePath+"/selection/start/line",schemaPath:"#/properties/selection/properties/start/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/selection/start/line",schemaPath:"#/properties/selection/properties/start/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -1128,13 +1128,13 @@ if(data6.column !== undefined){
 let data8 = data6.column;
 const _errs21 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate20.errors = [{instancePath:instancePath+"/selection/start/column",schemaPath:"#/properties/selection/properties/start/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/selection/start/column",schemaPath:"#/properties/selection/properties/start/properties/column/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs21){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-validate20.errors = [{instancePath:instancePath+"/selection/start/column",schemaPath:"#/properties/selection/properties/start/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/selection/start/column",schemaPath:"#/properties/selection/properties/start/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -1149,7 +1149,7 @@ var valid3 = true;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/selection/start",schemaPath:"#/properties/selection/properties/start/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/selection/start",schemaPath:"#/properties/selection/properties/start/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1166,14 +1166,14 @@ if(errors === _errs23){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing4;
 if(((data9.line === undefined) && (missing4 = "line")) || ((data9.column === undefined) && (missing4 = "column"))){
-validate20.errors = [{instancePath:instancePath+"/selection/end",schemaPath:"#/properties/selection/properties/end/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+validate20.errors = [{instancePath:instancePath+"/selection/end",schemaPath:"#/properties/selection/properties/end/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
 const _errs25 = errors;
 for(const key4 in data9){
 if(!((key4 === "line") || (key4 === "column"))){
-validate20.errors = [{instancePath:instancePath+"/selection/end",schemaPath:"#/properties/selection/properties/end/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate20.errors = [{instancePath:instancePath+"/selection/end",schemaPath:"#/properties/selection/properties/end/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}}];
 return false;
 break;
 }
@@ -1183,13 +1183,13 @@ if(data9.line !== undefined){
 let data10 = data9.line;
 const _errs26 = errors;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-validate20.errors = [{instancePath:instancePath+"/selection/end/line",schemaPath:"#/properties/selection/properties/end/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/selection/end/line",schemaPath:"#/properties/selection/properties/end/properties/line/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs26){
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-validate20.errors = [{instancePath:instancePath+"/selection/end/line",schemaPath:"#/properties/selection/properties/end/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/selection/end/line",schemaPath:"#/properties/selection/properties/end/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -1204,13 +1204,13 @@ if(data9.column !== undefined){
 let data11 = data9.column;
 const _errs28 = errors;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate20.errors = [{instancePath:instancePath+"/selection/end/column",schemaPath:"#/properties/selection/properties/end/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/selection/end/column",schemaPath:"#/properties/selection/properties/end/properties/column/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs28){
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-validate20.errors = [{instancePath:instancePath+"/selection/end/column",schemaPath:"#/properties/selection/properties/end/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/selection/end/column",schemaPath:"#/properties/selection/properties/end/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -1225,7 +1225,7 @@ var valid4 = true;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/selection/end",schemaPath:"#/properties/selection/properties/end/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/selection/end",schemaPath:"#/properties/selection/properties/end/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1239,7 +1239,7 @@ var valid2 = true;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1255,7 +1255,7 @@ var valid0 = true;
 }
 }
 else {
-validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1274,7 +1274,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "notebookPath")){
-validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -1283,14 +1283,14 @@ if(_errs1 === errors){
 if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate21.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema22.properties.notebookPath.type},message:"must be string,null"}];
+validate21.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema22.properties.notebookPath.type}}];
 return false;
 }
 }
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1308,14 +1308,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.action === undefined) && (missing0 = "action")){
-validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "notebookPath") || (key0 === "action"))){
-validate22.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate22.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -1325,7 +1325,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate22.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema23.properties.notebookPath.type},message:"must be string,null"}];
+validate22.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema23.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1338,11 +1338,11 @@ if(data.action !== undefined){
 let data1 = data.action;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if(!((data1 === "interrupt") || (data1 === "restart"))){
-validate22.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema23.properties.action.enum},message:"must be equal to one of the allowed values"}];
+validate22.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema23.properties.action.enum}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -1355,7 +1355,7 @@ var valid0 = true;
 }
 }
 else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1383,7 +1383,7 @@ data.limit = 50;
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "notebookPath") || (key0 === "status")) || (key0 === "scope")) || (key0 === "limit"))){
-validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -1393,7 +1393,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate23.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema24.properties.notebookPath.type},message:"must be string,null"}];
+validate23.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema24.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1405,11 +1405,11 @@ if(valid0){
 let data1 = data.status;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if(!(((data1 === "open") || (data1 === "resolved")) || (data1 === "all"))){
-validate23.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema24.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate23.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema24.properties.status.enum}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -1417,11 +1417,11 @@ if(valid0){
 let data2 = data.scope;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if(!((data2 === "notebook") || (data2 === "current-cell"))){
-validate23.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema24.properties.scope.enum},message:"must be equal to one of the allowed values"}];
+validate23.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema24.properties.scope.enum}}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -1429,18 +1429,18 @@ if(valid0){
 let data3 = data.limit;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate23.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate23.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 50 || isNaN(data3)){
-validate23.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+validate23.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50}}];
 return false;
 }
 else {
 if(data3 < 1 || isNaN(data3)){
-validate23.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate23.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1}}];
 return false;
 }
 }
@@ -1453,7 +1453,7 @@ var valid0 = _errs8 === errors;
 }
 }
 else {
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1471,14 +1471,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.threadId === undefined) && (missing0 = "threadId")){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "notebookPath") || (key0 === "threadId"))){
-validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -1488,7 +1488,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate24.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema25.properties.notebookPath.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema25.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1500,7 +1500,7 @@ if(valid0){
 if(data.threadId !== undefined){
 const _errs4 = errors;
 if(typeof data.threadId !== "string"){
-validate24.errors = [{instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -1513,7 +1513,7 @@ var valid0 = true;
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1531,14 +1531,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.anchor === undefined) && (missing0 = "anchor")) || ((data.message === undefined) && (missing0 = "message"))){
-validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "notebookPath") || (key0 === "anchor")) || (key0 === "message"))){
-validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -1548,7 +1548,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate25.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema26.properties.notebookPath.type},message:"must be string,null"}];
+validate25.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema26.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1564,14 +1564,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.kind === undefined) && (missing1 = "kind")) || ((data1.cellId === undefined) && (missing1 = "cellId"))){
-validate25.errors = [{instancePath:instancePath+"/anchor",schemaPath:"#/properties/anchor/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate25.errors = [{instancePath:instancePath+"/anchor",schemaPath:"#/properties/anchor/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((((key1 === "kind") || (key1 === "cellId")) || (key1 === "selection")) || (key1 === "text")) || (key1 === "outputIndex"))){
-validate25.errors = [{instancePath:instancePath+"/anchor",schemaPath:"#/properties/anchor/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/anchor",schemaPath:"#/properties/anchor/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}}];
 return false;
 break;
 }
@@ -1581,11 +1581,11 @@ if(data1.kind !== undefined){
 let data2 = data1.kind;
 const _errs7 = errors;
 if(typeof data2 !== "string"){
-validate25.errors = [{instancePath:instancePath+"/anchor/kind",schemaPath:"#/properties/anchor/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/kind",schemaPath:"#/properties/anchor/properties/kind/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if(!(((data2 === "cell") || (data2 === "source-range")) || (data2 === "output"))){
-validate25.errors = [{instancePath:instancePath+"/anchor/kind",schemaPath:"#/properties/anchor/properties/kind/enum",keyword:"enum",params:{allowedValues: schema26.properties.anchor.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/kind",schemaPath:"#/properties/anchor/properties/kind/enum",keyword:"enum",params:{allowedValues: schema26.properties.anchor.properties.kind.enum}}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -1597,7 +1597,7 @@ if(valid1){
 if(data1.cellId !== undefined){
 const _errs9 = errors;
 if(typeof data1.cellId !== "string"){
-validate25.errors = [{instancePath:instancePath+"/anchor/cellId",schemaPath:"#/properties/anchor/properties/cellId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/cellId",schemaPath:"#/properties/anchor/properties/cellId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -1613,14 +1613,14 @@ if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing2;
 if(((data4.start === undefined) && (missing2 = "start")) || ((data4.end === undefined) && (missing2 = "end"))){
-validate25.errors = [{instancePath:instancePath+"/anchor/selection",schemaPath:"#/properties/anchor/properties/selection/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection",schemaPath:"#/properties/anchor/properties/selection/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
 const _errs13 = errors;
 for(const key2 in data4){
 if(!((key2 === "start") || (key2 === "end"))){
-validate25.errors = [{instancePath:instancePath+"/anchor/selection",schemaPath:"#/properties/anchor/properties/selection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection",schemaPath:"#/properties/anchor/properties/selection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
 return false;
 break;
 }
@@ -1633,14 +1633,14 @@ if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing3;
 if(((data5.line === undefined) && (missing3 = "line")) || ((data5.column === undefined) && (missing3 = "column"))){
-validate25.errors = [{instancePath:instancePath+"/anchor/selection/start",schemaPath:"#/properties/anchor/properties/selection/properties/start/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection/start",schemaPath:"#/properties/anchor/properties/selection/properties/start/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
 const _errs16 = errors;
 for(const key3 in data5){
 if(!((key3 === "line") || (key3 === "column"))){
-validate25.errors = [{instancePath:instancePath+"/anchor/selection/start",schemaPath:"#/properties/anchor/properties/selection/properties/start/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection/start",schemaPath:"#/properties/anchor/properties/selection/properties/start/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
 return false;
 break;
 }
@@ -1650,13 +1650,13 @@ if(data5.line !== undefined){
 let data6 = data5.line;
 const _errs17 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate25.errors = [{instancePath:instancePath+"/anchor/selection/start/line",schemaPath:"#/properties/anchor/properties/selection/properties/start/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection/start/line",schemaPath:"#/properties/anchor/properties/selection/properties/start/properties/line/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs17){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-validate25.errors = [{instancePath:instancePath+"/anchor/selection/start/line",schemaPath:"#/properties/anchor/properties/selection/properties/start/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection/start/line",schemaPath:"#/properties/anchor/properties/selection/properties/start/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -1671,13 +1671,13 @@ if(data5.column !== undefined){
 let data7 = data5.column;
 const _errs19 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate25.errors = [{instancePath:instancePath+"/anchor/selection/start/column",schemaPath:"#/properties/anchor/properties/selection/properties/start/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection/start/column",schemaPath:"#/properties/anchor/properties/selection/properties/start/properties/column/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs19){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-validate25.errors = [{instancePath:instancePath+"/anchor/selection/start/column",schemaPath:"#/properties/anchor/properties/selection/properties/start/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection/start/column",schemaPath:"#/properties/anchor/properties/selection/properties/start/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -1692,7 +1692,7 @@ var valid3 = true;
 }
 }
 else {
-validate25.errors = [{instancePath:instancePath+"/anchor/selection/start",schemaPath:"#/properties/anchor/properties/selection/properties/start/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection/start",schemaPath:"#/properties/anchor/properties/selection/properties/start/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1709,14 +1709,14 @@ if(errors === _errs21){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 let missing4;
 if(((data8.line === undefined) && (missing4 = "line")) || ((data8.column === undefined) && (missing4 = "column"))){
-validate25.errors = [{instancePath:instancePath+"/anchor/selection/end",schemaPath:"#/properties/anchor/properties/selection/properties/end/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection/end",schemaPath:"#/properties/anchor/properties/selection/properties/end/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
 const _errs23 = errors;
 for(const key4 in data8){
 if(!((key4 === "line") || (key4 === "column"))){
-validate25.errors = [{instancePath:instancePath+"/anchor/selection/end",schemaPath:"#/properties/anchor/properties/selection/properties/end/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection/end",schemaPath:"#/properties/anchor/properties/selection/properties/end/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}}];
 return false;
 break;
 }
@@ -1726,13 +1726,13 @@ if(data8.line !== undefined){
 let data9 = data8.line;
 const _errs24 = errors;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate25.errors = [{instancePath:instancePath+"/anchor/selection/end/line",schemaPath:"#/properties/anchor/properties/selection/properties/end/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection/end/line",schemaPath:"#/properties/anchor/properties/selection/properties/end/properties/line/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs24){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-validate25.errors = [{instancePath:instancePath+"/anchor/selection/end/line",schemaPath:"#/properties/anchor/properties/selection/properties/end/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection/end/line",schemaPath:"#/properties/anchor/properties/selection/properties/end/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -1747,13 +1747,13 @@ if(data8.column !== undefined){
 let data10 = data8.column;
 const _errs26 = errors;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-validate25.errors = [{instancePath:instancePath+"/anchor/selection/end/column",schemaPath:"#/properties/anchor/properties/selection/properties/end/properties/column/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection/end/column",schemaPath:"#/properties/anchor/properties/selection/properties/end/properties/column/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs26){
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-validate25.errors = [{instancePath:instancePath+"/anchor/selection/end/column",schemaPath:"#/properties/anchor/properties/selection/properties/end/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection/end/column",schemaPath:"#/properties/anchor/properties/selection/properties/end/properties/column/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -1768,7 +1768,7 @@ var valid4 = true;
 }
 }
 else {
-validate25.errors = [{instancePath:instancePath+"/anchor/selection/end",schemaPath:"#/properties/anchor/properties/selection/properties/end/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection/end",schemaPath:"#/properties/anchor/properties/selection/properties/end/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1782,7 +1782,7 @@ var valid2 = true;
 }
 }
 else {
-validate25.errors = [{instancePath:instancePath+"/anchor/selection",schemaPath:"#/properties/anchor/properties/selection/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/selection",schemaPath:"#/properties/anchor/properties/selection/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1795,7 +1795,7 @@ if(valid1){
 if(data1.text !== undefined){
 const _errs28 = errors;
 if(typeof data1.text !== "string"){
-validate25.errors = [{instancePath:instancePath+"/anchor/text",schemaPath:"#/properties/anchor/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/text",schemaPath:"#/properties/anchor/properties/text/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid1 = _errs28 === errors;
@@ -1808,13 +1808,13 @@ if(data1.outputIndex !== undefined){
 let data12 = data1.outputIndex;
 const _errs30 = errors;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate25.errors = [{instancePath:instancePath+"/anchor/outputIndex",schemaPath:"#/properties/anchor/properties/outputIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/outputIndex",schemaPath:"#/properties/anchor/properties/outputIndex/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs30){
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-validate25.errors = [{instancePath:instancePath+"/anchor/outputIndex",schemaPath:"#/properties/anchor/properties/outputIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/anchor/outputIndex",schemaPath:"#/properties/anchor/properties/outputIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -1832,7 +1832,7 @@ var valid1 = true;
 }
 }
 else {
-validate25.errors = [{instancePath:instancePath+"/anchor",schemaPath:"#/properties/anchor/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/anchor",schemaPath:"#/properties/anchor/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1845,7 +1845,7 @@ if(valid0){
 if(data.message !== undefined){
 const _errs32 = errors;
 if(typeof data.message !== "string"){
-validate25.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -1859,7 +1859,7 @@ var valid0 = true;
 }
 }
 else {
-validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1877,14 +1877,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.threadId === undefined) && (missing0 = "threadId")) || ((data.message === undefined) && (missing0 = "message"))){
-validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "notebookPath") || (key0 === "threadId")) || (key0 === "message"))){
-validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -1894,7 +1894,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate26.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema27.properties.notebookPath.type},message:"must be string,null"}];
+validate26.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema27.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1906,7 +1906,7 @@ if(valid0){
 if(data.threadId !== undefined){
 const _errs4 = errors;
 if(typeof data.threadId !== "string"){
-validate26.errors = [{instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -1921,12 +1921,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) < 1){
-validate26.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate26.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate26.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -1941,7 +1941,7 @@ var valid0 = true;
 }
 }
 else {
-validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1959,14 +1959,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.threadId === undefined) && (missing0 = "threadId")){
-validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "notebookPath") || (key0 === "threadId")) || (key0 === "resolutionMessage"))){
-validate27.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate27.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -1976,7 +1976,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate27.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema28.properties.notebookPath.type},message:"must be string,null"}];
+validate27.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema28.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1988,7 +1988,7 @@ if(valid0){
 if(data.threadId !== undefined){
 const _errs4 = errors;
 if(typeof data.threadId !== "string"){
-validate27.errors = [{instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate27.errors = [{instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -2001,7 +2001,7 @@ if(data.resolutionMessage !== undefined){
 let data2 = data.resolutionMessage;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate27.errors = [{instancePath:instancePath+"/resolutionMessage",schemaPath:"#/properties/resolutionMessage/type",keyword:"type",params:{type: schema28.properties.resolutionMessage.type},message:"must be string,null"}];
+validate27.errors = [{instancePath:instancePath+"/resolutionMessage",schemaPath:"#/properties/resolutionMessage/type",keyword:"type",params:{type: schema28.properties.resolutionMessage.type}}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -2015,7 +2015,7 @@ var valid0 = true;
 }
 }
 else {
-validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -2033,14 +2033,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.threadId === undefined) && (missing0 = "threadId")){
-validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "notebookPath") || (key0 === "threadId"))){
-validate28.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate28.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -2050,7 +2050,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate28.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema29.properties.notebookPath.type},message:"must be string,null"}];
+validate28.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema29.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2062,7 +2062,7 @@ if(valid0){
 if(data.threadId !== undefined){
 const _errs4 = errors;
 if(typeof data.threadId !== "string"){
-validate28.errors = [{instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [{instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -2075,7 +2075,7 @@ var valid0 = true;
 }
 }
 else {
-validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -2093,14 +2093,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.threadId === undefined) && (missing0 = "threadId")){
-validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "notebookPath") || (key0 === "threadId"))){
-validate29.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate29.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -2110,7 +2110,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate29.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema30.properties.notebookPath.type},message:"must be string,null"}];
+validate29.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema30.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2122,7 +2122,7 @@ if(valid0){
 if(data.threadId !== undefined){
 const _errs4 = errors;
 if(typeof data.threadId !== "string"){
-validate29.errors = [{instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate29.errors = [{instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -2135,7 +2135,7 @@ var valid0 = true;
 }
 }
 else {
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -2160,7 +2160,7 @@ data.includeOutputs = true;
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "notebookPath") || (key0 === "format")) || (key0 === "includeOutputs"))){
-validate30.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate30.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -2170,7 +2170,7 @@ if(data.notebookPath !== undefined){
 let data0 = data.notebookPath;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate30.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema31.properties.notebookPath.type},message:"must be string,null"}];
+validate30.errors = [{instancePath:instancePath+"/notebookPath",schemaPath:"#/properties/notebookPath/type",keyword:"type",params:{type: schema31.properties.notebookPath.type}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2182,18 +2182,18 @@ if(valid0){
 let data1 = data.format;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate30.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if(!(data1 === "markdown")){
-validate30.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum},message:"must be equal to one of the allowed values"}];
+validate30.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.format.enum}}];
 return false;
 }
 var valid0 = _errs4 === errors;
 if(valid0){
 const _errs6 = errors;
 if(typeof data.includeOutputs !== "boolean"){
-validate30.errors = [{instancePath:instancePath+"/includeOutputs",schemaPath:"#/properties/includeOutputs/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate30.errors = [{instancePath:instancePath+"/includeOutputs",schemaPath:"#/properties/includeOutputs/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -2202,7 +2202,7 @@ var valid0 = _errs6 === errors;
 }
 }
 else {
-validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -2219,13 +2219,13 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-validate31.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate31.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
 }
 else {
-validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
