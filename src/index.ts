@@ -1,17 +1,17 @@
 import { type JupyterFrontEndPlugin } from '@jupyterlab/application';
 
 import { accessPlugin } from './access/plugin';
-import { accessPanelPlugin } from './access/panel-plugin';
+import { accessPanelPlugin } from './access/section-plugin';
 import { assistantsPlugin } from './assistants/plugin';
 import { provenancePlugin } from './access/provenance-plugin';
 import { stableCellIdsPlugin } from './jupyter/cell-ids-plugin';
-import { activityPanelPlugin } from './panel/activity-plugin';
-import { agentPanelPlugin, statusPlugin } from './panel/plugin';
-import { proposePanelPlugin } from './propose/panel-plugin';
+import { activityPanelPlugin } from './agent-panel/activity-plugin';
+import { agentPanelPlugin, statusPlugin } from './agent-panel/plugin';
+import { proposePanelPlugin } from './propose/section-plugin';
 import { proposePlugin } from './propose/plugin';
 import { revertPlugin } from './revert/plugin';
 import { relayPlugin } from './relay/plugin';
-import { reviewPanelPlugin } from './review/panel-plugin';
+import { reviewPanelPlugin } from './review/section-plugin';
 import {
   reviewBadgesPlugin,
   reviewStorePlugin,

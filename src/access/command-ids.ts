@@ -1,9 +1,11 @@
 /**
- * The ids of the access commands, apart from the commands themselves: the
- * plugin registers stand-ins under them at the start (src/common/parts.ts,
- * `standInCommands`), and the commands come with the later chunk.
+ * The ids of the access commands and their labels, apart from the commands
+ * themselves: the plugin registers stand-ins under them at the start
+ * (src/common/parts.ts, `standInCommands`), and the commands come with the
+ * later chunk.
  */
-/** The ids of the access commands. */
+import type { TranslationBundle } from '@jupyterlab/translation';
+
 export namespace CommandIDs {
   /** Cycle the selected cells' access: write → read → none → write. */
   export const cycleCellAccess = 'jupyterlite-webmcp:cycle-cell-access';
@@ -13,6 +15,17 @@ export namespace CommandIDs {
   export const setCellAccess = 'jupyterlite-webmcp:set-cell-access';
   /** Set a notebook's access to one value. */
   export const setNotebookAccess = 'jupyterlite-webmcp:set-notebook-access';
+}
+
+/**
+ * The labels of the commands a menu shows, which the stand-ins carry until
+ * the commands are wired.
+ */
+export function commandLabels(trans: TranslationBundle) {
+  return {
+    cycleCellAccess: trans.__('Cycle Agent Access'),
+    cycleNotebookAccess: trans.__('Cycle Agent Access for Notebook')
+  };
 }
 
 /**

@@ -28,6 +28,7 @@ import {
   CELL_ACCESS_SHORTCUT,
   CELL_CONTEXT_SELECTOR,
   CommandIDs,
+  commandLabels,
   NOTEBOOK_FILE_SELECTOR
 } from './command-ids';
 
@@ -151,6 +152,7 @@ export function addAccessCommands(
   const trans = (options.translator ?? nullTranslator).load(
     'jupyterlite-webmcp'
   );
+  const labels = commandLabels(trans);
   const { commands } = app;
   const set = new DisposableSet();
 
@@ -161,7 +163,7 @@ export function addAccessCommands(
 
   set.add(
     commands.addCommand(CommandIDs.cycleCellAccess, {
-      label: trans.__('Cycle Agent Access'),
+      label: labels.cycleCellAccess,
       caption: trans.__(
         'Change what the agent may do with the selected cells: read and write, read-only, hidden'
       ),
@@ -248,7 +250,7 @@ export function addAccessCommands(
 
   set.add(
     commands.addCommand(CommandIDs.cycleNotebookAccess, {
-      label: trans.__('Cycle Agent Access for Notebook'),
+      label: labels.cycleNotebookAccess,
       caption: trans.__(
         'Change what the agent may do with the notebook: read and write, read-only, hidden'
       ),

@@ -20,6 +20,7 @@ import {
   CELL_ACCESS_SHORTCUT,
   CELL_CONTEXT_SELECTOR,
   CommandIDs,
+  commandLabels,
   NOTEBOOK_FILE_SELECTOR
 } from './command-ids';
 import { ACCESS_CHANNEL_NAME } from './notebook-file';
@@ -111,17 +112,15 @@ export const accessPlugin: JupyterFrontEndPlugin<IAgentAccess> = {
     });
     // the commands run from the start, wiring them when first run
     const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
+    const labels = commandLabels(trans);
     const standIns = standInCommands(
       app.commands,
       [
-        {
-          id: CommandIDs.cycleCellAccess,
-          label: trans.__('Cycle Agent Access')
-        },
+        { id: CommandIDs.cycleCellAccess, label: labels.cycleCellAccess },
         CommandIDs.setCellAccess,
         {
           id: CommandIDs.cycleNotebookAccess,
-          label: trans.__('Cycle Agent Access for Notebook')
+          label: labels.cycleNotebookAccess
         },
         CommandIDs.setNotebookAccess
       ],

@@ -13,10 +13,11 @@ import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { type IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
 
-import { type AgentAccess, type IAccessReading } from '../access/model';
-import { isHidden, mayWrite } from '../access/policy';
+import { type AgentAccess, type IAccessReading } from './model';
+import { isHidden, mayWrite } from './policy';
 import { SoonestTimer } from '../common/soonest-timer';
-import { FollowCurrent } from './follow-current';
+import { FollowCurrent } from '../agent-panel/follow-current';
+import { previewOf, SOURCE_SETTLE_MS } from '../agent-panel/rows';
 import {
   type IAgentAccess,
   type IProposals,
@@ -28,12 +29,6 @@ export const RUN_TOOL = 'jupyter_run_cells';
 
 /** How many cell rows the Access tab renders at most. */
 export const MAX_ACCESS_ROWS = 200;
-
-/** How many characters of a cell's first line a row shows. */
-export const PREVIEW_CHARS = 80;
-
-/** How long the tab waits after an edit before it updates its previews. */
-export const SOURCE_SETTLE_MS = 300;
 
 /** One row of the Access tab: a cell and its access. */
 export interface IAccessRow {
@@ -47,13 +42,6 @@ export interface IAccessRow {
   active: boolean;
   /** Whether it is selected (the active cell included). */
   selected: boolean;
-}
-
-/** The first non-blank line of a source, at most `max` characters. */
-export function previewOf(source: string, max = PREVIEW_CHARS): string {
-  const line = source.split('\n').find(text => text.trim() !== '') ?? '';
-  const trimmed = line.trim();
-  return trimmed.length > max ? `${trimmed.slice(0, max - 1)}…` : trimmed;
 }
 
 /**

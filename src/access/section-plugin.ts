@@ -1,7 +1,7 @@
 /**
  * The access feature's part of the Agent panel: the Access section, the
  * current notebook's and its cells' agent access, through the
- * `IAgentAccess` service. The view is in src/panel/access-tab*.ts(x).
+ * `IAgentAccess` service. The view is in ./section*.ts(x).
  */
 import type {
   JupyterFrontEnd,

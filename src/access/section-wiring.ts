@@ -1,15 +1,15 @@
 /**
  * The access feature's part of the Agent panel: the Access section, the
  * current notebook's and its cells' agent access, through the
- * `IAgentAccess` service. The view is in src/panel/access-tab*.ts(x).
+ * `IAgentAccess` service. The view is in ./section*.ts(x).
  */
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import { type INotebookTracker } from '@jupyterlab/notebook';
 import { type ITranslator } from '@jupyterlab/translation';
 import { DisposableSet, type IDisposable } from '@lumino/disposable';
 
-import { AccessPanel } from '../panel/access-tab';
-import { AccessTabModel } from '../panel/access-tab-model';
+import { AccessPanel } from './section';
+import { AccessTabModel } from './section-model';
 import {
   type IAgentAccess,
   type IAgentPanel,

@@ -13,17 +13,17 @@ import {
 } from '@jupyterlab/translation';
 import * as React from 'react';
 
-import { accessMeaning, accessName } from '../access/commands';
+import { accessMeaning, accessName } from './commands';
 import {
   AGENT_ACCESS_VALUES,
   type AgentAccess,
   DEFAULT_ACCESS,
   type IAccessReading,
   isAgentAccess
-} from '../access/model';
-import { type AccessTabModel, type IAccessRow } from './access-tab-model';
-import { selectCellAt } from './reveal';
-import { TabBody } from './view';
+} from './model';
+import { type AccessTabModel, type IAccessRow } from './section-model';
+import { selectCellAt } from '../agent-panel/reveal';
+import { TabBody } from '../agent-panel/view';
 
 /** The value of an access `<select>` for a stored value it cannot show. */
 const INVALID = 'invalid';

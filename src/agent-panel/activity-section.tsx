@@ -13,14 +13,12 @@ import * as React from 'react';
 import { revealText } from '../common/invisible';
 import { type IToolCall } from '../tokens';
 import { type ActivityModel, callDuration, callState } from './activity-model';
-import { type AgentEditsModel } from './edits-model';
-import { EditsSection, editText, statusText } from './edits';
+import { type AgentEditsModel } from '../revert/section-model';
+import { EditsSection, editText, statusText } from '../revert/section';
 import { callKey } from '../revert/journal';
 import { Revealed } from './revealed';
+import { MAX_ROW_CELL_LINKS } from './rows';
 import { TabBody } from './view';
-
-/** How many cell links a row shows before "and N more". */
-export const MAX_ROW_CELL_LINKS = 5;
 
 /** A duration in words: "12 ms", "1.4 s", "2 min 5 s". */
 export function formatDuration(ms: number, trans: TranslationBundle): string {

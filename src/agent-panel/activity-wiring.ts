@@ -21,9 +21,9 @@ import {
   type IAgentPanel,
   type IWebMcpRegistry
 } from '../tokens';
-import { ActivityPanel } from './activity';
+import { ActivityPanel } from './activity-section';
 import { ActivityModel } from './activity-model';
-import { AgentEditsModel } from './edits-model';
+import { AgentEditsModel } from '../revert/section-model';
 import { AgentPresence } from './presence';
 import { revealCell } from './reveal';
 

@@ -65,9 +65,9 @@ let agentPanel: DisposableSet | null = null;
  * The Agent panel in the right sidebar (Notebook 7: its right side panel,
  * listed under View › Right Sidebar), and a command to open it. It provides
  * `IAgentPanel`: each feature adds its own section from its own plugin
- * (Comments: src/review/panel-plugin.ts, Proposals and the header's switch:
- * src/propose/panel-plugin.ts, Access: src/access/panel-plugin.ts,
- * Activity: src/panel/activity-plugin.ts), and so can another extension.
+ * (Comments: src/review/section-plugin.ts, Proposals and the header's switch:
+ * src/propose/section-plugin.ts, Access: src/access/section-plugin.ts,
+ * Activity: ./activity-plugin.ts), and so can another extension.
  */
 export const agentPanelPlugin: JupyterFrontEndPlugin<IAgentPanel> = {
   // also the id of its settings (schema/agent-panel.json), which the

@@ -16,10 +16,10 @@ import { type ISignal, Signal } from '@lumino/signaling';
 
 import { normalizeError } from '../common/errors';
 import { SoonestTimer } from '../common/soonest-timer';
-import { type IProposal, type ProposalOutcome } from '../propose/store';
+import { type IProposal, type ProposalOutcome } from './store';
 import { type IProposals } from '../tokens';
-import { previewOf, SOURCE_SETTLE_MS } from './access-tab-model';
-import { FollowCurrent } from './follow-current';
+import { previewOf, SOURCE_SETTLE_MS } from '../agent-panel/rows';
+import { FollowCurrent } from '../agent-panel/follow-current';
 
 /** A cell as a row names it: its place in the notebook and first line. */
 export interface IProposalCell {

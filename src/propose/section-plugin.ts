@@ -2,7 +2,7 @@
  * Propose mode's part of the Agent panel: the Proposals section (what waits
  * in the current notebook, with Accept, Deny and Accept all, and the cells
  * allowed to run again) and the header's Direct/Propose switch. The views
- * are in src/panel/proposals*.ts(x) and src/propose/toggle.ts.
+ * are in ./section*.ts(x) and src/propose/toggle.ts.
  */
 import type {
   JupyterFrontEnd,

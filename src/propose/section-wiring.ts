@@ -2,16 +2,16 @@
  * Propose mode's part of the Agent panel: the Proposals section (what waits
  * in the current notebook, with Accept, Deny and Accept all, and the cells
  * allowed to run again) and the header's Direct/Propose switch. The views
- * are in src/panel/proposals*.ts(x) and src/propose/toggle.ts.
+ * are in ./section*.ts(x) and src/propose/toggle.ts.
  */
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import { type INotebookTracker } from '@jupyterlab/notebook';
 import { type ITranslator } from '@jupyterlab/translation';
 import { DisposableSet, type IDisposable } from '@lumino/disposable';
 
-import { ProposalsPanel } from '../panel/proposals';
-import { ProposalsModel } from '../panel/proposals-model';
-import { revealCell } from '../panel/reveal';
+import { ProposalsPanel } from './section';
+import { ProposalsModel } from './section-model';
+import { revealCell } from '../agent-panel/reveal';
 import {
   type IAgentAccess,
   type IAgentPanel,

@@ -12,18 +12,18 @@ import {
 } from '@jupyterlab/translation';
 import * as React from 'react';
 
-import { proposalInvisibles } from '../propose/invisibles';
-import { type IProposal } from '../propose/store';
-import { MAX_ROW_CELL_LINKS } from './activity';
+import { proposalInvisibles } from './invisibles';
+import { type IProposal } from './store';
+import { MAX_ROW_CELL_LINKS } from '../agent-panel/rows';
 import {
   type IAcceptReport,
   type IProposalCell,
   type INotApplied,
   proposalPreview,
   type ProposalsModel
-} from './proposals-model';
-import { InvisibleWarning, Revealed } from './revealed';
-import { TabBody } from './view';
+} from './section-model';
+import { InvisibleWarning, Revealed } from '../agent-panel/revealed';
+import { TabBody } from '../agent-panel/view';
 
 /** A proposal's kind in words: "Edit", "New cell", "Run 2 cells"… */
 export function kindText(

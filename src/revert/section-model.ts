@@ -13,9 +13,9 @@ import { type IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
 
 import { SoonestTimer } from '../common/soonest-timer';
-import { agentEdits, type IAgentEdit } from '../revert/journal';
-import { previewOf } from './access-tab-model';
-import { FollowCurrent } from './follow-current';
+import { agentEdits, type IAgentEdit } from './journal';
+import { previewOf } from '../agent-panel/rows';
+import { FollowCurrent } from '../agent-panel/follow-current';
 import {
   editStatuses,
   editsSince,
@@ -23,7 +23,7 @@ import {
   revertEdits,
   type EditStatus,
   type IRevertOutcome
-} from '../revert/revert';
+} from './revert';
 
 /** How long after a change of the notebook its entries are re-read. */
 export const EDITS_SETTLE_MS = 250;

@@ -8,9 +8,9 @@ import { type TranslationBundle } from '@jupyterlab/translation';
 import * as React from 'react';
 
 import { revealText } from '../common/invisible';
-import type { IAgentEdit } from '../revert/journal';
-import type { EditStatus } from '../revert/revert';
-import type { AgentEditsModel, IEditRow, IRevertReport } from './edits-model';
+import type { IAgentEdit } from './journal';
+import type { EditStatus } from './revert';
+import type { AgentEditsModel, IEditRow, IRevertReport } from './section-model';
 
 /** What an edit did, in words, with the first line of its cell. */
 export function editText(

@@ -3,7 +3,7 @@
  * Agent) drops the journal of agent edits from the current notebook. It
  * needs neither the Agent panel nor WebMCP: the journal is in the notebook.
  * The edits themselves are listed, and reverted, in the Activity section
- * (src/panel/activity-plugin.ts).
+ * (src/agent-panel/activity-plugin.ts).
  */
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import { type ICommandPalette } from '@jupyterlab/apputils';

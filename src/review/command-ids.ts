@@ -1,8 +1,11 @@
 /**
- * The ids of the review commands, apart from the commands themselves: the
- * plugin registers stand-ins under them at the start (src/common/parts.ts,
- * `standInCommands`), and the commands come with the later chunk.
+ * The ids of the review commands and their labels, apart from the commands
+ * themselves: the plugin registers stand-ins under them at the start
+ * (src/common/parts.ts, `standInCommands`), and the commands come with the
+ * later chunk.
  */
+import type { TranslationBundle } from '@jupyterlab/translation';
+
 export namespace CommandIDs {
   /** Comment on the editor's selection, else on the active cell. */
   export const addComment = 'jupyterlite-webmcp:add-comment';
@@ -12,6 +15,18 @@ export namespace CommandIDs {
   export const addOutputComment = 'jupyterlite-webmcp:add-output-comment';
   /** Show a thread (or a cell's threads) in the Comments tab. */
   export const showComments = 'jupyterlite-webmcp:show-comments';
+}
+
+/**
+ * The labels of the commands a menu shows, which the stand-ins carry until
+ * the commands are wired.
+ */
+export function commandLabels(trans: TranslationBundle) {
+  return {
+    addComment: trans.__('Add Comment'),
+    addCellComment: trans.__('Comment on Cell'),
+    addOutputComment: trans.__('Comment on Output')
+  };
 }
 
 /** Where the output command shows in the context menu. */

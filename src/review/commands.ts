@@ -19,7 +19,11 @@ import { DisposableSet, type IDisposable } from '@lumino/disposable';
 
 import { outputAnchor, sourceRangeAnchor } from './anchors';
 import type { IMessageAuthor, IThreadAnchor } from './storage';
-import { CommandIDs, OUTPUT_CONTEXT_SELECTOR } from './command-ids';
+import {
+  CommandIDs,
+  commandLabels,
+  OUTPUT_CONTEXT_SELECTOR
+} from './command-ids';
 
 export { CommandIDs, OUTPUT_CONTEXT_SELECTOR };
 
@@ -155,6 +159,7 @@ export function addReviewCommands(
   const trans = (options.translator ?? nullTranslator).load(
     'jupyterlite-webmcp'
   );
+  const labels = commandLabels(trans);
   const set = new DisposableSet();
   const comment = (target: ICommentTarget | null): void => {
     if (target) {
@@ -190,7 +195,7 @@ export function addReviewCommands(
   const noArgs = { args: { type: 'object' as const, properties: {} } };
   set.add(
     app.commands.addCommand(CommandIDs.addComment, {
-      label: trans.__('Add Comment'),
+      label: labels.addComment,
       caption: trans.__(
         'Start a review thread on the selected text, or on the active cell when no text is selected.'
       ),
@@ -201,7 +206,7 @@ export function addReviewCommands(
   );
   set.add(
     app.commands.addCommand(CommandIDs.addCellComment, {
-      label: trans.__('Comment on Cell'),
+      label: labels.addCellComment,
       caption: trans.__('Start a review thread on the active cell as a whole.'),
       describedBy: noArgs,
       isEnabled: () => activeCell(tracker) !== null,
@@ -210,7 +215,7 @@ export function addReviewCommands(
   );
   set.add(
     app.commands.addCommand(CommandIDs.addOutputComment, {
-      label: trans.__('Comment on Output'),
+      label: labels.addOutputComment,
       caption: trans.__(
         'Start a review thread on an output: the one whose context menu is open, else the first output of the active cell.'
       ),

@@ -70,7 +70,7 @@ let wiring: IDisposable | null = null;
 /**
  * A badge on every cell with open review threads; pressing it shows them in
  * the Comments section. (The commands that start a thread come with that
- * section, in ./panel-plugin.ts: they ask for the text there.)
+ * section, in ./section-plugin.ts: they ask for the text there.)
  */
 export const reviewBadgesPlugin: JupyterFrontEndPlugin<void> = {
   id: 'jupyterlite-webmcp:review-badges',

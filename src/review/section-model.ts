@@ -15,19 +15,19 @@ import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { type IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
 
-import { anchorStatus, type IAnchorStatus } from '../review/anchors';
-import { compareTimes } from '../review/merge';
+import { anchorStatus, type IAnchorStatus } from './anchors';
+import { compareTimes } from './merge';
 import {
   hiddenCellIds,
   type IMessageAuthor,
   type IReviewThread,
   type IThreadAnchor,
   type ThreadStatus
-} from '../review/storage';
+} from './storage';
 import { SoonestTimer } from '../common/soonest-timer';
 import { type IReviewStore } from '../tokens';
-import { SOURCE_SETTLE_MS } from './access-tab-model';
-import { FollowCurrent } from './follow-current';
+import { SOURCE_SETTLE_MS } from '../agent-panel/rows';
+import { FollowCurrent } from '../agent-panel/follow-current';
 
 /** Which threads the tab lists. */
 export type CommentsFilter = ThreadStatus | 'all';

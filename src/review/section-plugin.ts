@@ -3,7 +3,7 @@
  * thread of the current notebook, and the composer new comments are written
  * in), the human's review commands and their menus, which ask for the text
  * in that composer, and "Show Review Comments". The views are in
- * src/panel/comments*.ts(x).
+ * ./section*.ts(x).
  */
 import type {
   JupyterFrontEnd,
@@ -17,7 +17,11 @@ import { DisposableSet } from '@lumino/disposable';
 import { activateWhenIdle, PARTS, standInCommands } from '../common/parts';
 import { IAgentAccess, IAgentPanel, IReviewStore } from '../tokens';
 import { CELL_CONTEXT_SELECTOR } from '../access/command-ids';
-import { CommandIDs, OUTPUT_CONTEXT_SELECTOR } from './command-ids';
+import {
+  CommandIDs,
+  commandLabels,
+  OUTPUT_CONTEXT_SELECTOR
+} from './command-ids';
 
 /** The section and its commands, in a chunk fetched once the page is idle. */
 const loadWiring = PARTS.lazy(
@@ -65,15 +69,13 @@ export const reviewPanelPlugin: JupyterFrontEndPlugin<void> = {
     });
     // the commands run from the start, wiring the section when first run
     const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
+    const labels = commandLabels(trans);
     const standIns = standInCommands(
       app.commands,
       [
-        { id: CommandIDs.addComment, label: trans.__('Add Comment') },
-        { id: CommandIDs.addCellComment, label: trans.__('Comment on Cell') },
-        {
-          id: CommandIDs.addOutputComment,
-          label: trans.__('Comment on Output')
-        },
+        { id: CommandIDs.addComment, label: labels.addComment },
+        { id: CommandIDs.addCellComment, label: labels.addCellComment },
+        { id: CommandIDs.addOutputComment, label: labels.addOutputComment },
         CommandIDs.showComments
       ],
       () => part.now()

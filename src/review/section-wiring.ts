@@ -1,10 +1,10 @@
 /**
  * The review feature's part of the Agent panel, loaded once the page is idle
- * (./panel-plugin.ts): the Comments section (every
+ * (./section-plugin.ts): the Comments section (every
  * thread of the current notebook, and the composer new comments are written
  * in), the human's review commands and their menus, which ask for the text
  * in that composer, and "Show Review Comments". The views are in
- * src/panel/comments*.ts(x).
+ * ./section*.ts(x).
  */
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import { type ICommandPalette } from '@jupyterlab/apputils';
@@ -12,9 +12,9 @@ import { type INotebookTracker } from '@jupyterlab/notebook';
 import { type ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { DisposableSet, type IDisposable } from '@lumino/disposable';
 
-import { CommentsPanel } from '../panel/comments';
-import { CommentsTabModel } from '../panel/comments-model';
-import { revealAnchor } from '../panel/reveal';
+import { CommentsPanel } from './section';
+import { CommentsTabModel } from './section-model';
+import { revealAnchor } from '../agent-panel/reveal';
 import {
   type IAgentAccess,
   type IAgentPanel,

@@ -16,7 +16,7 @@ import {
 import * as React from 'react';
 
 import { countInvisibles } from '../common/invisible';
-import { anchorStatus } from '../review/anchors';
+import { anchorStatus } from './anchors';
 import {
   anchorPlace,
   anchorStateLabel,
@@ -24,21 +24,17 @@ import {
   anchorStateSentence,
   authorKindLabel,
   messageProblem
-} from '../review/describe';
-import type {
-  IReviewThread,
-  IThreadMessage,
-  ThreadStatus
-} from '../review/storage';
+} from './describe';
+import type { IReviewThread, IThreadMessage, ThreadStatus } from './storage';
 import {
   type CommentsFilter,
   type CommentsTabModel,
   type ICommentDraft,
   type ICommentRow
-} from './comments-model';
-import { holdFocus } from './hold-focus';
-import { InvisibleWarning, Revealed } from './revealed';
-import { TabBody } from './view';
+} from './section-model';
+import { holdFocus } from '../agent-panel/hold-focus';
+import { InvisibleWarning, Revealed } from '../agent-panel/revealed';
+import { TabBody } from '../agent-panel/view';
 
 /** How much of a commented text a thread's quote shows. */
 const QUOTE_CHARS = 240;

@@ -14,12 +14,12 @@
  */
 import type { ISharedNotebook } from '@jupyter/ydoc';
 
-import { assertCellAccessible } from '../../access/guard';
-import { isHidden } from '../../access/policy';
-import { ToolError } from '../../common/errors';
-import { restoreWithheld } from '../../common/secrets';
-import { boundChars, boundUtf8, utf8Length } from '../../common/text';
-import { LIMITS } from '../../limits';
+import { assertCellAccessible } from '../access/guard';
+import { isHidden } from '../access/policy';
+import { ToolError } from '../common/errors';
+import { restoreWithheld } from '../common/secrets';
+import { boundChars, boundUtf8, utf8Length } from '../common/text';
+import { LIMITS } from '../limits';
 import {
   anchorStatus as anchorStatusOf,
   type IAnchorStatus,
@@ -28,7 +28,7 @@ import {
   outputCount,
   rangeOfText,
   sourceRangeAnchor
-} from '../../review/anchors';
+} from './anchors';
 import {
   AGENT_AUTHOR,
   cappedThread,
@@ -39,28 +39,28 @@ import {
   type ISourcePosition,
   type IThreadAnchor,
   type ThreadStatus
-} from '../../review/storage';
-import { commentBodyOverflow } from '../../review/format';
-import { type IReviewStore } from '../../tokens';
-import { type ICallTrace, NO_CALL } from '../call';
-import { cellAccess } from '../../access/read';
-import { boundCommentResult } from './bounds';
-import { cellSnapshot, findCell, type ICellSnapshot } from '../cells';
-import { focusContext } from '../focus';
-import { type IJupyterEnvironment } from '../environment';
-import { cellIndexOf } from '../model-index';
-import { focusCell } from '../navigate';
+} from './storage';
+import { commentBodyOverflow } from './format';
+import { type IReviewStore } from '../tokens';
+import { type ICallTrace, NO_CALL } from '../jupyter/call';
+import { cellAccess } from '../access/read';
+import { boundCommentResult } from './tools-bounds';
+import { cellSnapshot, findCell, type ICellSnapshot } from '../jupyter/cells';
+import { focusContext } from '../jupyter/focus';
+import { type IJupyterEnvironment } from '../jupyter/environment';
+import { cellIndexOf } from '../jupyter/model-index';
+import { focusCell } from '../jupyter/navigate';
 import {
   type PartsFilter,
   secretFilter,
   secretPartsFilter,
   SHOW_PARTS
-} from '../secrets';
+} from '../jupyter/secrets';
 import {
   type INotebookInfo,
   type IResolvedNotebook,
   type NotebookResolver
-} from '../notebook';
+} from '../jupyter/notebook';
 
 /** A range of a cell's source, in zero-based lines and UTF-16 columns. */
 export interface ISourceSelection {

@@ -9,11 +9,11 @@
  * cell's source. The generic trimming of the result envelope, which knows
  * nothing of this rule, then has nothing left to cut. Pure.
  */
-import { jsonEscapedPrefix, jsonStringBytes } from '../../common/json';
-import { TRUNCATION_MARKER, utf8Length } from '../../common/text';
-import { LIMITS } from '../../limits';
-import { cappedThread, type IReviewThread } from '../../review/storage';
-import { type ICellSnapshot } from '../cells';
+import { jsonEscapedPrefix, jsonStringBytes } from '../common/json';
+import { TRUNCATION_MARKER, utf8Length } from '../common/text';
+import { LIMITS } from '../limits';
+import { cappedThread, type IReviewThread } from './storage';
+import { type ICellSnapshot } from '../jupyter/cells';
 
 /** The parts of the answer the bound acts on. */
 export interface ICommentResultParts {

@@ -1,10 +1,15 @@
 /**
  * `jupyter_get_output_selection`: the text the human last selected inside a
- * rendered cell output, as the agent may see it. Errors: none thrown.
+ * rendered cell output, as the agent may see it. Errors: none thrown. The
+ * selection feature adds the tool (./plugin.ts); its handler is loaded with
+ * the later chunk (src/later.ts).
  */
 import type { ISharedNotebook } from '@jupyter/ydoc';
 
+import { type NotebookResolver } from '../jupyter/notebook';
+import { secretFilter } from '../jupyter/secrets';
 import type { IOutputSelectionTracker } from '../tokens';
+import { type SelectionToolName, type ToolHandlers } from '../webmcp/define';
 import {
   visibleSelection,
   type IOutputSelection,
@@ -44,4 +49,20 @@ export function getOutputSelection(
   } catch {
     return null;
   }
+}
+
+/** The handler of the output-selection tool. */
+export function selectionHandlers(
+  resolver: NotebookResolver,
+  outputSelection: IOutputSelectionTracker
+): ToolHandlers<SelectionToolName> {
+  return {
+    jupyter_get_output_selection: async (_args, call) =>
+      getOutputSelection(
+        outputSelection,
+        path =>
+          resolver.findOpenPanel(path)?.content.model?.sharedModel ?? null,
+        (model, text) => secretFilter(resolver, model, call)(text)
+      )
+  };
 }

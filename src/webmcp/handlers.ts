@@ -1,9 +1,9 @@
 /**
- * The handlers of our tools, in three groups: the core tools the WebMCP
- * plugin registers, the comment tools the review feature adds and the
- * output-selection tool the selection feature adds. Each group is a map from
- * name to handler (./define.ts), so a handler's arguments are derived from
- * the tool's schema (./specs.ts) and a missing handler does not compile.
+ * The handlers of the core tools, which the WebMCP plugin registers itself
+ * (the comment tools' are in src/review/tools.ts, the output-selection
+ * tool's in src/selection/tools.ts). A group of handlers is a map from name
+ * to handler (./define.ts), so a handler's arguments are derived from the
+ * tool's schema (./specs.ts) and a missing handler does not compile.
  * Handlers call the semantic layer; they never touch widgets or
  * `document.modelContext`.
  *
@@ -21,31 +21,10 @@ import { deleteCell, insertCell, updateCell } from '../jupyter/edit';
 import { runCells } from '../jupyter/kernel/execution';
 import { kernelAction } from '../jupyter/kernel/action';
 import { focusCell } from '../jupyter/navigate';
-import { type NotebookResolver } from '../jupyter/notebook';
 import { openNotebook } from '../jupyter/open';
-import {
-  createComment,
-  focusComment,
-  getComment,
-  listComments,
-  reopenComment,
-  replyComment,
-  resolveComment
-} from '../jupyter/comments/threads';
 import { listWorkspace } from '../jupyter/workspace';
-import { secretFilter } from '../jupyter/secrets';
-import { getOutputSelection } from '../selection/tool';
-import {
-  type IOutputSelectionTracker,
-  type IProposals,
-  type IReviewStore
-} from '../tokens';
-import {
-  type CommentToolName,
-  type CoreToolName,
-  type SelectionToolName,
-  type ToolHandlers
-} from './define';
+import { type IProposals } from '../tokens';
+import { type CoreToolName, type ToolHandlers } from './define';
 import { type IToolServices } from './services';
 
 // the validators generated from the tools' schemas, needed at the first call
@@ -85,44 +64,5 @@ export function coreHandlers(
       kernelAction(resolver, args, call, proposals),
     jupyter_export_notebook: async (args, call) =>
       exportNotebook(resolver, args, call)
-  };
-}
-
-/** The handlers of the review-thread tools, which the review feature adds. */
-export function commentHandlers(
-  { env, resolver }: IToolServices,
-  review: IReviewStore
-): ToolHandlers<CommentToolName> {
-  const services = { env, resolver, review };
-  return {
-    jupyter_list_comments: async (args, call) =>
-      listComments(services, args, call),
-    jupyter_get_comment: async (args, call) => getComment(services, args, call),
-    jupyter_create_comment: async (args, call) =>
-      createComment(services, args, call),
-    jupyter_reply_comment: async (args, call) =>
-      replyComment(services, args, call),
-    jupyter_resolve_comment: async (args, call) =>
-      resolveComment(services, args, call),
-    jupyter_reopen_comment: async (args, call) =>
-      reopenComment(services, args, call),
-    jupyter_focus_comment: async (args, call) =>
-      focusComment(services, args, call)
-  };
-}
-
-/** The handler of the output-selection tool, which the selection feature adds. */
-export function selectionHandlers(
-  resolver: NotebookResolver,
-  outputSelection: IOutputSelectionTracker
-): ToolHandlers<SelectionToolName> {
-  return {
-    jupyter_get_output_selection: async (_args, call) =>
-      getOutputSelection(
-        outputSelection,
-        path =>
-          resolver.findOpenPanel(path)?.content.model?.sharedModel ?? null,
-        (model, text) => secretFilter(resolver, model, call)(text)
-      )
   };
 }

@@ -2,8 +2,9 @@
  * Our tools, in three groups: the core tools the WebMCP plugin registers,
  * the comment tools the review feature adds and the output-selection tool
  * the selection feature adds. A tool is registered from its definition
- * (./specs.ts) alone; its handler (./handlers.ts, with the semantic layer
- * it calls and the generated validators) comes with the later chunk
+ * (./specs.ts) alone; its handler (./handlers.ts, src/review/tools.ts,
+ * src/selection/tools.ts, with the semantic layer they call and the
+ * generated validators) comes with the later chunk
  * (src/later.ts), loaded at the first call or, before it, once the start is
  * over and the page idle (`preloadHandlers`).
  */
@@ -22,7 +23,7 @@ import {
   type ToolHandlers
 } from './define';
 import { TOOL_NAMES, type ToolName } from './specs';
-import type * as HandlersChunk from './handlers';
+import type * as LaterChunk from '../later';
 import { type IToolServices } from './services';
 import { type IToolDefinition } from './types';
 
@@ -53,7 +54,7 @@ async function resolved<T>(service: AtFirstCall<T>): Promise<T> {
 
 /** A group's handlers, built once from the loaded chunk. */
 function group<N extends ToolName>(
-  build: (chunk: typeof HandlersChunk) => Promise<ToolHandlers<N>>
+  build: (chunk: typeof LaterChunk) => Promise<ToolHandlers<N>>
 ): () => Promise<ToolHandlers<N>> {
   let built: Promise<ToolHandlers<N>> | null = null;
   return () =>

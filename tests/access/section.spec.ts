@@ -10,20 +10,22 @@ import { Widget } from '@lumino/widgets';
 
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
 import type * as ServiceModule from '../../src/access/service';
-import type * as TabModelModule from '../../src/panel/access-tab-model';
-import type * as TabViewModule from '../../src/panel/access-tab';
+import type * as TabModelModule from '../../src/access/section-model';
+import type * as TabViewModule from '../../src/access/section';
+import { previewOf } from '../../src/agent-panel/rows';
 import { ProposalService } from '../../src/propose/service';
 import type { IWebMcpRegistry } from '../../src/tokens';
-import { FakeContents } from '../access/fakes';
+import { FakeContents } from './fakes';
 import { silenceKnownWarnings } from '../quiet';
 
 silenceKnownWarnings();
 
 // Loaded once the console is quieted: @jupyterlab/apputils warns on import.
-const { AccessTabModel, kernelWarning, previewOf, rowWindow } =
-  jest.requireActual<typeof TabModelModule>('../../src/panel/access-tab-model');
+const { AccessTabModel, kernelWarning, rowWindow } = jest.requireActual<
+  typeof TabModelModule
+>('../../src/access/section-model');
 const { AccessPanel } = jest.requireActual<typeof TabViewModule>(
-  '../../src/panel/access-tab'
+  '../../src/access/section'
 );
 const { AgentAccessService } = jest.requireActual<typeof ServiceModule>(
   '../../src/access/service'

@@ -7,22 +7,22 @@ import {
   callDuration,
   callState,
   MAX_ACTIVITY_ROWS
-} from '../../src/panel/activity-model';
-import { RUNNING_DELAY_MS } from '../../src/panel/status';
+} from '../../src/agent-panel/activity-model';
+import { RUNNING_DELAY_MS } from '../../src/agent-panel/status';
 import {
   type IRegistrationStatus,
   type IToolCall,
   type IWebMcpRegistry
 } from '../../src/tokens';
 import { silenceKnownWarnings } from '../quiet';
-import type * as ActivityView from '../../src/panel/activity';
+import type * as ActivityView from '../../src/agent-panel/activity-section';
 import { NO_NOTEBOOKS, NoOfferedTools, refuseAddTool } from '../registry-stubs';
 
 silenceKnownWarnings();
 
 // Loaded once the console is quieted: @jupyterlab/apputils warns on import.
 const activityView = jest.requireActual<typeof ActivityView>(
-  '../../src/panel/activity'
+  '../../src/agent-panel/activity-section'
 );
 
 /**

@@ -1,4 +1,4 @@
-import { holdFocus } from '../../src/panel/hold-focus';
+import { holdFocus } from '../../src/agent-panel/hold-focus';
 
 describe('holdFocus', () => {
   let target: HTMLTextAreaElement;

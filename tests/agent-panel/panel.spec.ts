@@ -1,13 +1,13 @@
 import { type AccordionPanel, Widget } from '@lumino/widgets';
 
-import type * as PanelModule from '../../src/panel/panel';
+import type * as PanelModule from '../../src/agent-panel/panel';
 import { silenceKnownWarnings } from '../quiet';
 
 silenceKnownWarnings();
 
 // Loaded once the console is quieted: @jupyterlab/ui-components warns on import.
 const { AgentPanel, AGENT_PANEL_ID, DEFAULT_RANK, insertionIndex } =
-  jest.requireActual<typeof PanelModule>('../../src/panel/panel');
+  jest.requireActual<typeof PanelModule>('../../src/agent-panel/panel');
 
 /** Our sections' ranks, as the `IAgentPanel` token lists them. */
 const TabRanks = { comments: 100, proposals: 150, access: 200, activity: 300 };

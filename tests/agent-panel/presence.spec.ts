@@ -10,8 +10,8 @@ import {
   PRESENCE_CELL_CLASS,
   PRESENCE_LABEL_CLASS,
   QUIET_MS
-} from '../../src/panel/presence';
-import { RUNNING_DELAY_MS } from '../../src/panel/status';
+} from '../../src/agent-panel/presence';
+import { RUNNING_DELAY_MS } from '../../src/agent-panel/status';
 import type {
   CellActivityKind,
   IAgentAccess,

@@ -5,7 +5,7 @@ import {
   RUNNING_DELAY_MS,
   statusText,
   WebMcpStatus
-} from '../../src/panel/status';
+} from '../../src/agent-panel/status';
 import { Parts } from '../../src/common/parts';
 import { ProposalStore } from '../../src/propose/store';
 import {

@@ -145,7 +145,7 @@ const EVERY_UNIT = [
   'revert/',
   'jupyter/',
   'webmcp/',
-  'panel/'
+  'agent-panel/'
 ];
 
 const ALLOWED: Record<string, string[]> = {
@@ -193,7 +193,8 @@ const ALLOWED: Record<string, string[]> = {
     'later.ts'
   ],
   'relay/': ['common/', 'limits.ts', 'tokens.ts', 'api.ts'],
-  'panel/': [
+  // the panel's frame, the status item and the Activity stream's model
+  'agent-panel/': [
     'common/',
     'limits.ts',
     'tokens.ts',
@@ -215,16 +216,31 @@ const ALLOWED: Record<string, string[]> = {
 const name = (file: string) => path.relative(ROOT, file);
 
 /**
- * A plugin file (`src/<unit>/plugin.ts` or `src/<unit>/<name>-plugin.ts`) is
- * where a feature is put together: it may import every unit but
- * `src/index.ts`, and only `src/index.ts` (or another plugin file) imports it.
- * A wiring file (`src/<unit>/wiring.ts` or `<name>-wiring.ts`) is the part of
- * a plugin that waits until the start is over: the same rules, and only
- * `src/later.ts` imports it.
+ * A feature's folder has two layers. Its model (the files named otherwise)
+ * sits under the semantic layer, which uses it (the rules above). Its face
+ * sits on top of everything: its plugin files, the tools' handlers and the
+ * panel sections, named `plugin`, `wiring`, `tools` or `section`, alone or as
+ * the first or last word of the name (`section-model.ts`,
+ * `thread-tools.ts`, `activity-plugin.ts`). A face file may import every
+ * unit but `src/index.ts`; only another face file, `src/later.ts` or
+ * `src/index.ts` imports it.
+ *
+ * A plugin file (`plugin.ts` or `<name>-plugin.ts`) is where a feature is
+ * put together: only `src/index.ts` (or another plugin file) imports it. A
+ * wiring file (`wiring.ts` or `<name>-wiring.ts`) is the part of a plugin
+ * that waits until the start is over: only `src/later.ts` imports it.
  */
+const inFolder = (file: string) =>
+  path.relative(SRC, file).split(path.sep).length > 1;
+
+const isFaceFile = (file: string) =>
+  inFolder(file) &&
+  /^(plugin|wiring|tools|section)([-.])|-(plugin|wiring|tools|section)\.tsx?$/.test(
+    path.basename(file)
+  );
+
 const isPluginFile = (file: string) =>
-  path.relative(SRC, file).split(path.sep).length > 1 &&
-  /(^|-)(plugin|wiring)\.tsx?$/.test(path.basename(file));
+  inFolder(file) && /(^|-)(plugin|wiring)\.tsx?$/.test(path.basename(file));
 
 const isWiringFile = (file: string) =>
   isPluginFile(file) && /(^|-)wiring\.tsx?$/.test(path.basename(file));
@@ -261,11 +277,36 @@ describe('import rules (docs/architecture.md)', () => {
   it('each unit imports only what its layer may', () => {
     const broken = IMPORTS.filter(({ from, to }) => {
       const [a, b] = [unitOf(from), unitOf(to)];
-      if (isPluginFile(from)) {
+      if (isFaceFile(from)) {
         return b === 'index.ts';
       }
       return a !== b && !ALLOWED[a].includes(b);
     }).map(({ from, to }) => `${name(from)} -> ${name(to)}`);
+    expect(broken).toEqual([]);
+  });
+
+  it('a face file is imported only by another face file, src/later.ts or src/index.ts', () => {
+    const faces = FILES.filter(isFaceFile).map(file => name(file));
+    // each feature's face: its plugin, its tools' handlers, its section
+    for (const face of [
+      'src/review/plugin.ts',
+      'src/review/tools.ts',
+      'src/review/thread-tools.ts',
+      'src/review/section.tsx',
+      'src/review/section-model.ts',
+      'src/selection/tools.ts',
+      'src/agent-panel/activity-section.tsx'
+    ]) {
+      expect(faces).toContain(face);
+    }
+    expect(faces).not.toContain('src/review/storage.ts');
+    const broken = IMPORTS.filter(
+      ({ from, to }) =>
+        isFaceFile(to) &&
+        !isFaceFile(from) &&
+        from !== LATER &&
+        unitOf(from) !== 'index.ts'
+    ).map(({ from, to }) => `${name(from)} -> ${name(to)}`);
     expect(broken).toEqual([]);
   });
 

@@ -24,7 +24,7 @@ import {
   createComment,
   replyComment,
   type IReviewServices
-} from '../../src/jupyter/comments/threads';
+} from '../../src/review/thread-tools';
 import { ReviewStore } from '../../src/review/storage';
 import { disposePanel, failure, loadPanelKit } from '../panel-kit';
 import { silenceKnownWarnings } from '../quiet';

@@ -13,8 +13,8 @@ import { Widget } from '@lumino/widgets';
 
 import { ToolError } from '../../src/common/errors';
 import { sourceHash } from '../../src/common/hash';
-import type * as ModelModule from '../../src/panel/proposals-model';
-import type * as ViewModule from '../../src/panel/proposals';
+import type * as ModelModule from '../../src/propose/section-model';
+import type * as ViewModule from '../../src/propose/section';
 import { ProposalService } from '../../src/propose/service';
 import type { ProposalOutcome } from '../../src/propose/store';
 import type { IProposals } from '../../src/tokens';
@@ -26,9 +26,9 @@ silenceKnownWarnings();
 // Loaded once the console is quieted: @jupyterlab/apputils warns on import.
 const { ProposalsModel, pendingOf, proposalPreview } = jest.requireActual<
   typeof ModelModule
->('../../src/panel/proposals-model');
+>('../../src/propose/section-model');
 const { ProposalsPanel, kindText } = jest.requireActual<typeof ViewModule>(
-  '../../src/panel/proposals'
+  '../../src/propose/section'
 );
 const { NBTestUtils } = loadPanelKit();
 

@@ -10,8 +10,8 @@ import { Widget } from '@lumino/widgets';
 import * as Y from 'yjs';
 
 import { sourceHash } from '../../src/common/hash';
-import type * as EditsModelModule from '../../src/panel/edits-model';
-import { editText, reportText, statusText } from '../../src/panel/edits';
+import type * as EditsModelModule from '../../src/revert/section-model';
+import { editText, reportText, statusText } from '../../src/revert/section';
 import { agentEdits, recordAgentEdit } from '../../src/revert/journal';
 import { silenceKnownWarnings } from '../quiet';
 
@@ -19,7 +19,7 @@ silenceKnownWarnings();
 
 // Loaded once the console is quieted: @jupyterlab/apputils warns on import.
 const { AgentEditsModel } = jest.requireActual<typeof EditsModelModule>(
-  '../../src/panel/edits-model'
+  '../../src/revert/section-model'
 );
 const { NBTestUtils } = jest.requireActual<{
   NBTestUtils: typeof NBTestUtilsType;

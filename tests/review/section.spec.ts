@@ -7,8 +7,8 @@ import type { NBTestUtils as NBTestUtilsType } from '@jupyterlab/notebook/lib/te
 import { Widget } from '@lumino/widgets';
 
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
-import type * as ViewModule from '../../src/panel/comments';
-import type * as ModelModule from '../../src/panel/comments-model';
+import type * as ViewModule from '../../src/review/section';
+import type * as ModelModule from '../../src/review/section-model';
 import { REVIEW_METADATA_KEY, ReviewStore } from '../../src/review/storage';
 import { silenceKnownWarnings } from '../quiet';
 
@@ -17,10 +17,10 @@ silenceKnownWarnings();
 // Loaded once the console is quieted: @jupyterlab/apputils warns on import.
 const { CommentsTabModel, COMMENT_PAGE } = jest.requireActual<
   typeof ModelModule
->('../../src/panel/comments-model');
+>('../../src/review/section-model');
 const { CommentsPanel, STATUS_SETTLE_MS } = jest.requireActual<
   typeof ViewModule
->('../../src/panel/comments');
+>('../../src/review/section');
 const { NBTestUtils } = jest.requireActual<{
   NBTestUtils: typeof NBTestUtilsType;
 }>('@jupyterlab/notebook/lib/testutils');

@@ -1,5 +1,5 @@
 /**
- * The comment tools' semantic layer (src/jupyter/comments/threads.ts) on real models:
+ * The comment tools' semantic layer (src/review/thread-tools.ts) on real models:
  * the notebook jupyterlite-webmcp 0.1.1 annotated, open in a real
  * NotebookPanel (a live YNotebook) or read from its file by the resolver,
  * with the real review store. Hidden threads read exactly like unknown ones,
@@ -15,12 +15,12 @@ import type {
 import type { NBTestUtils as NBTestUtilsType } from '@jupyterlab/notebook/lib/testutils';
 import { Widget } from '@lumino/widgets';
 
-import { ACCESS_METADATA_KEY } from '../../../src/access/model';
-import { normalizeError } from '../../../src/common/errors';
-import { utf8Length } from '../../../src/common/text';
-import { type ICallTrace } from '../../../src/jupyter/call';
-import { type IJupyterEnvironment } from '../../../src/jupyter/environment';
-import { NotebookResolver } from '../../../src/jupyter/notebook';
+import { ACCESS_METADATA_KEY } from '../../src/access/model';
+import { normalizeError } from '../../src/common/errors';
+import { utf8Length } from '../../src/common/text';
+import { type ICallTrace } from '../../src/jupyter/call';
+import { type IJupyterEnvironment } from '../../src/jupyter/environment';
+import { NotebookResolver } from '../../src/jupyter/notebook';
 import {
   commentNotFoundError,
   createComment,
@@ -31,20 +31,20 @@ import {
   replyComment,
   resolveComment,
   type IReviewServices
-} from '../../../src/jupyter/comments/threads';
-import { LIMITS } from '../../../src/limits';
+} from '../../src/review/thread-tools';
+import { LIMITS } from '../../src/limits';
 import {
   AGENT_AUTHOR,
   cappedThread,
   ReviewStore,
   type IReviewThread
-} from '../../../src/review/storage';
-import { successResult } from '../../../src/webmcp/results';
-import type { CellActivityKind } from '../../../src/tokens';
-import { setAccess } from '../ymodel';
-import { disposePanel, failure } from '../../panel-kit';
-import { silenceKnownWarnings } from '../../quiet';
-import { fixtureContent } from '../../review/fixture';
+} from '../../src/review/storage';
+import { successResult } from '../../src/webmcp/results';
+import type { CellActivityKind } from '../../src/tokens';
+import { setAccess } from '../jupyter/ymodel';
+import { disposePanel, failure } from '../panel-kit';
+import { silenceKnownWarnings } from '../quiet';
+import { fixtureContent } from './fixture';
 
 silenceKnownWarnings();
 

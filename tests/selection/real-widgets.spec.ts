@@ -11,7 +11,7 @@ import { Widget } from '@lumino/widgets';
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
 import { outputFingerprint } from '../../src/common/fingerprint';
 import { OutputSelectionTracker } from '../../src/selection/capture';
-import { getOutputSelection } from '../../src/selection/tool';
+import { getOutputSelection } from '../../src/selection/tools';
 import { silenceKnownWarnings } from '../quiet';
 
 silenceKnownWarnings();

@@ -3,7 +3,7 @@ import type * as nbformat from '@jupyterlab/nbformat';
 
 import { ACCESS_METADATA_KEY } from '../../src/access/model';
 import { OutputSelectionTracker } from '../../src/selection/capture';
-import { getOutputSelection } from '../../src/selection/tool';
+import { getOutputSelection } from '../../src/selection/tools';
 import {
   renderNotebook,
   selectIn,

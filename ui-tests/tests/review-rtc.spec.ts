@@ -751,7 +751,7 @@ async function humanStatus(
         // Reopen in Resolve's place as they reach for it: their press then
         // finds no Resolve and is not made (they look again), or lands on
         // Reopen just after and is not taken (it settles for a moment:
-        // STATUS_SETTLE_MS in src/panel/comments.tsx). Pressing Resolve
+        // STATUS_SETTLE_MS in src/review/section.tsx). Pressing Resolve
         // again before the first press shows changes nothing
         let outcome: keyof IResolveSeen | null = null;
         for (let attempt = 0; outcome === null; attempt++) {
