@@ -27,6 +27,9 @@ const loadRelay = PARTS.lazy(
 
 let relaySwitch: Promise<RelaySwitch> | null = null;
 
+/** Stops following the setting; null before it is read and once deactivated. */
+let unfollow: (() => void) | null = null;
+
 export const relayPlugin: JupyterFrontEndPlugin<void> = {
   id: RELAY_PLUGIN_ID,
   description:
@@ -89,6 +92,7 @@ export const relayPlugin: JupyterFrontEndPlugin<void> = {
         };
         apply();
         settings.changed.connect(apply);
+        unfollow = () => settings.changed.disconnect(apply);
       })
       .catch(reason => {
         console.warn(
@@ -98,6 +102,8 @@ export const relayPlugin: JupyterFrontEndPlugin<void> = {
       });
   },
   deactivate: (): void => {
+    unfollow?.();
+    unfollow = null;
     void relaySwitch?.then(
       current => current.dispose(),
       () => undefined
