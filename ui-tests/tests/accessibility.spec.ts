@@ -6,9 +6,8 @@
  * presence label and the Propose review block, in the light and the dark
  * theme. The WCAG 2.1 A and AA rules: 0 violations.
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 
+import { axeViolations as violations } from '../axe';
 import { expect, test } from '../fixtures';
 import { codeCell, notebookOf } from '../notebook-content';
 
@@ -18,28 +17,6 @@ const THEMES = [
   { name: 'JupyterLab Light', light: 'true' },
   { name: 'JupyterLab Dark', light: 'false' }
 ];
-
-/** The violations of the WCAG 2.1 A/AA rules inside `selectors`, readably. */
-async function violations(page: Page, selectors: string[]) {
-  let builder = new AxeBuilder({ page }).withTags([
-    'wcag2a',
-    'wcag2aa',
-    'wcag21a',
-    'wcag21aa'
-  ]);
-  for (const selector of selectors) {
-    builder = builder.include(selector);
-  }
-  const results = await builder.analyze();
-  return results.violations.map(violation => ({
-    rule: violation.id,
-    help: violation.help,
-    nodes: violation.nodes.map(node => ({
-      target: node.target.join(' '),
-      why: node.failureSummary
-    }))
-  }));
-}
 
 test.describe('accessibility', () => {
   for (const theme of THEMES) {

@@ -10,9 +10,9 @@
  * nothing in the blocks and the thread, light and dark. The tools' results
  * are unchanged: the cell holds the exact text.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 
+import { axeViolations as violations } from '../axe';
 import { expect, test } from '../fixtures';
 import type { Agent } from '../agent';
 import type { Human } from '../human';
@@ -97,18 +97,6 @@ async function marks(locator: Locator): Promise<string[]> {
     .evaluateAll(nodes =>
       nodes.map(node => (node as HTMLElement).dataset.codePoint ?? '')
     );
-}
-
-/** The WCAG 2.1 A/AA violations inside `selector`, readably. */
-async function violations(page: Page, selector: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .include(selector)
-    .analyze();
-  return results.violations.map(violation => ({
-    rule: violation.id,
-    nodes: violation.nodes.map(node => node.target.join(' '))
-  }));
 }
 
 /** Axe in the light and the dark theme, on each selector. */

@@ -11,9 +11,9 @@
  * changes. Axe on each kind of block, light and dark, and a screenshot of a
  * run block.
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 
+import { axeViolations as violations } from '../axe';
 import { expect, test } from '../fixtures';
 import type { Agent } from '../agent';
 import type { Human } from '../human';
@@ -131,28 +131,6 @@ async function typeAtEnd(
   await editor.click();
   await jupyter.page.keyboard.press('Control+End');
   await jupyter.page.keyboard.type(text);
-}
-
-/** The violations of the WCAG 2.1 A/AA rules inside `selectors`, readably. */
-async function violations(page: Page, selectors: string[]) {
-  let builder = new AxeBuilder({ page }).withTags([
-    'wcag2a',
-    'wcag2aa',
-    'wcag21a',
-    'wcag21aa'
-  ]);
-  for (const selector of selectors) {
-    builder = builder.include(selector);
-  }
-  const results = await builder.analyze();
-  return results.violations.map(violation => ({
-    rule: violation.id,
-    help: violation.help,
-    nodes: violation.nodes.map(node => ({
-      target: node.target.join(' '),
-      why: node.failureSummary
-    }))
-  }));
 }
 
 test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {

@@ -7,9 +7,9 @@
  * under Allowed to run again and taken back; the Access tab's warning about
  * the shared kernel; axe on the section with rows, light and dark.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 
+import { axeViolations as violations } from '../axe';
 import { expect, test } from '../fixtures';
 import type { Agent } from '../agent';
 import type { Human } from '../human';
@@ -111,18 +111,6 @@ function sectionTitle(panel: Locator): Locator {
 /** The status-bar item (none in Notebook 7, which has no status bar). */
 function statusItem(page: Page): Locator {
   return page.locator('.jp-WebMcpStatus');
-}
-
-/** The WCAG 2.1 A/AA violations inside `selector`, readably. */
-async function violations(page: Page, selector: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .include(selector)
-    .analyze();
-  return results.violations.map(violation => ({
-    rule: violation.id,
-    nodes: violation.nodes.map(node => node.target.join(' '))
-  }));
 }
 
 test.describe('the Proposals section', () => {
