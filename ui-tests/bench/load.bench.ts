@@ -16,6 +16,15 @@
  * build first). Prints medians and ratios to .bench/load-results.md;
  * informational only: nothing fails on a timing.
  *
+ * BENCH_LOAD_PROFILE=1 also samples the CPU of each counted load (Chrome's
+ * profiler through CDP, every 100 µs, from before navigation until
+ * `restored` is seen) and reports, median per variant, the busy time (every
+ * sample but idle) and, with the extension, the samples running our code:
+ * its own frames (self) and with what they call (inclusive). It tells the
+ * extension's own JavaScript apart from the work it leaves to the app and
+ * the browser; profiling slows the page, so its load figures are not the
+ * plain run's.
+ *
  *   ./scripts/bench.sh load.bench.ts
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -32,6 +41,7 @@ const REPO = path.resolve(UI_TESTS, '..');
 const RESULTS = path.join(REPO, '.bench', 'load-results.md');
 
 const LOADS = Number(process.env.BENCH_LOADS ?? 10);
+const PROFILE = process.env.BENCH_LOAD_PROFILE === '1';
 type App = 'lab' | 'notebook' | 'lite';
 const APPS = (process.env.BENCH_LOAD_APPS ?? 'lab,notebook,lite')
   .split(',')
@@ -136,6 +146,81 @@ interface ILoad {
    */
   startBytes: number;
   laterBeforeTools: number;
+  /** With BENCH_LOAD_PROFILE=1: CPU time until `restored`, in ms. */
+  cpu?: ICpuShare;
+}
+
+interface ICpuShare {
+  /** Every sample but idle. */
+  busy: number;
+  /** Samples whose running frame is the extension's code. */
+  oursSelf: number;
+  /** Samples with the extension's code anywhere on the stack. */
+  oursInclusive: number;
+  /**
+   * Busy time by where the running frame is: the script's file name, or
+   * the profiler's own name for native work ("(program)", "(garbage
+   * collector)").
+   */
+  byPlace: Record<string, number>;
+}
+
+interface IProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+
+/** Where a CPU profile's time went: busy, and in the extension's code. */
+function cpuShare(profile: {
+  nodes: IProfileNode[];
+  samples?: number[];
+  timeDeltas?: number[];
+}): ICpuShare {
+  const ours = (node: IProfileNode) =>
+    /\/jupyterlite-webmcp\//.test(node.callFrame.url);
+  const byId = new Map(profile.nodes.map(node => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) {
+    for (const child of node.children ?? []) {
+      parent.set(child, node.id);
+    }
+  }
+  const share: ICpuShare = {
+    busy: 0,
+    oursSelf: 0,
+    oursInclusive: 0,
+    byPlace: {}
+  };
+  const deltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, index) => {
+    // a sample's time is the delta to the next one
+    const micros = deltas[index + 1] ?? 0;
+    const node = byId.get(id)!;
+    if (node.callFrame.functionName === '(idle)') {
+      return;
+    }
+    share.busy += micros / 1000;
+    const place =
+      node.callFrame.url.split('/').pop()?.split('?')[0] ||
+      node.callFrame.functionName ||
+      '(anonymous)';
+    share.byPlace[place] = (share.byPlace[place] ?? 0) + micros / 1000;
+    if (ours(node)) {
+      share.oursSelf += micros / 1000;
+    }
+    for (
+      let at: number | undefined = id;
+      at !== undefined;
+      at = parent.get(at)
+    ) {
+      if (ours(byId.get(at)!)) {
+        share.oursInclusive += micros / 1000;
+        break;
+      }
+    }
+  });
+  return share;
 }
 
 /**
@@ -188,6 +273,12 @@ async function loadOnce(
   try {
     const page = await context.newPage();
     await page.addInitScript(instrument);
+    const cdp = PROFILE ? await context.newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      await cdp.send('Profiler.start');
+    }
     await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
     await page.waitForFunction(
       expected => {
@@ -208,7 +299,10 @@ async function loadOnce(
       variant === 'with' ? IMPLEMENTED : [],
       { timeout: 120_000, polling: 20 }
     );
-    return await page.evaluate(tools => {
+    const cpu = cdp
+      ? cpuShare((await cdp.send('Profiler.stop')).profile)
+      : undefined;
+    const measured = await page.evaluate(tools => {
       const bench = (
         window as unknown as {
           __loadBench: {
@@ -244,6 +338,7 @@ async function loadOnce(
         ).length
       };
     }, IMPLEMENTED as string[]);
+    return { ...measured, cpu };
   } finally {
     await context.close();
   }
@@ -254,6 +349,8 @@ const ms = (value: number) => `${value.toFixed(0)} ms`;
 test('page load with and without the extension', async ({ browser }) => {
   test.setTimeout(60 * 60_000);
   const rows: string[] = [];
+  const cpuRows: string[] = [];
+  const placeRows: string[] = [];
   for (const app of APPS) {
     const servers: Partial<Record<Variant, IServer>> = {};
     try {
@@ -300,6 +397,36 @@ test('page load with and without the extension', async ({ browser }) => {
           `${(startBytes / 1000).toFixed(1)} KB | ${laterEarly} of ${LOADS} |`
       );
       console.log(rows[rows.length - 1]);
+      if (PROFILE) {
+        const of = (
+          variant: Variant,
+          key: Exclude<keyof ICpuShare, 'byPlace'>
+        ) => median(loads[variant].map(load => load.cpu?.[key] ?? NaN));
+        // where the extra busy time is: the places that differ most
+        const places = new Set(
+          loads.with.flatMap(load => Object.keys(load.cpu?.byPlace ?? {}))
+        );
+        const at = (variant: Variant, place: string) =>
+          median(loads[variant].map(load => load.cpu?.byPlace[place] ?? 0));
+        const differences = [...places]
+          .map(place => ({
+            place,
+            more: at('with', place) - at('without', place)
+          }))
+          .sort((a, b) => b.more - a.more)
+          .slice(0, 8);
+        placeRows.push(
+          `| ${app} | ${differences
+            .map(({ place, more }) => `${place} ${ms(more)}`)
+            .join(', ')} |`
+        );
+        cpuRows.push(
+          `| ${app} | ${ms(of('without', 'busy'))} | ${ms(of('with', 'busy'))} | ` +
+            `${ms(of('with', 'busy') - of('without', 'busy'))} | ` +
+            `${ms(of('with', 'oursSelf'))} | ${ms(of('with', 'oursInclusive'))} |`
+        );
+        console.log(cpuRows[cpuRows.length - 1]);
+      }
     } finally {
       for (const server of Object.values(servers)) {
         await stopServer(server);
@@ -313,7 +440,23 @@ test('page load with and without the extension', async ({ browser }) => {
     '| app | load without | load with | ratio | last tool registered | restored → last tool | first → last tool | extension bytes fetched | of them before the last tool | loads with the later chunk before the last tool |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
-    ''
+    '',
+    ...(PROFILE
+      ? [
+          'CPU until `restored` (BENCH_LOAD_PROFILE=1), median per variant:',
+          '',
+          '| app | busy without | busy with | difference | our code, self | our code, inclusive |',
+          '| --- | --- | --- | --- | --- | --- |',
+          ...cpuRows,
+          '',
+          "Where the difference is (median busy time with minus without, by the running frame's file):",
+          '',
+          '| app | the eight places with the most more |',
+          '| --- | --- |',
+          ...placeRows,
+          ''
+        ]
+      : [])
   ].join('\n');
   fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
   fs.writeFileSync(RESULTS, report);
