@@ -30,6 +30,9 @@ let relaySwitch: Promise<RelaySwitch> | null = null;
 /** Stops following the setting; null before it is read and once deactivated. */
 let unfollow: (() => void) | null = null;
 
+/** Counts activations and deactivations: a load that ends after its plugin was deactivated follows nothing. */
+let generation = 0;
+
 export const relayPlugin: JupyterFrontEndPlugin<void> = {
   id: RELAY_PLUGIN_ID,
   description:
@@ -44,6 +47,7 @@ export const relayPlugin: JupyterFrontEndPlugin<void> = {
     translator: ITranslator | null
   ): void => {
     const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
+    const mine = ++generation;
     // the switch and the relay's page script: loaded once the owner turns
     // the relay on, never before
     const start = async (): Promise<RelaySwitch> => {
@@ -75,6 +79,9 @@ export const relayPlugin: JupyterFrontEndPlugin<void> = {
     settingRegistry
       .load(RELAY_PLUGIN_ID)
       .then(settings => {
+        if (mine !== generation) {
+          return; // deactivated while the setting loaded
+        }
         const apply = () => {
           const wanted = readRelaySettings(settings.composite);
           if (!relaySwitch && !wanted.enabled) {
@@ -102,6 +109,7 @@ export const relayPlugin: JupyterFrontEndPlugin<void> = {
       });
   },
   deactivate: (): void => {
+    generation++;
     unfollow?.();
     unfollow = null;
     void relaySwitch?.then(

@@ -64,6 +64,27 @@ describe('relayPlugin', () => {
     void relayPlugin.deactivate!({} as never);
   });
 
+  it('follows nothing when deactivated before the setting was read', async () => {
+    const settings = new FakeSettings();
+    let loaded: (value: FakeSettings) => void = () => undefined;
+    const registry = { addClient: () => ({ dispose: () => undefined }) };
+    const settingRegistry = {
+      load: () => new Promise<FakeSettings>(resolve => (loaded = resolve))
+    };
+    void relayPlugin.activate(
+      {} as never,
+      registry as never,
+      settingRegistry as never,
+      null
+    );
+    void relayPlugin.deactivate!({} as never);
+    loaded(settings);
+    await settle();
+    settings.set({ enabled: true, port: 9444 });
+    await settle();
+    expect(updates).toEqual([]);
+  });
+
   it('stops following the setting once deactivated', async () => {
     const settings = new FakeSettings();
     activate(settings);
