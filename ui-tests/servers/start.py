@@ -346,6 +346,10 @@ def server_env(dirs: dict[str, Path]) -> dict[str, str]:
             "JUPYTERLAB_WORKSPACES_DIR": str(dirs["workspaces"]),
             "IPYTHONDIR": str(dirs["ipython"]),
             "PYTHONUNBUFFERED": "1",
+            # the contents manager of listing_contents.py, beside this file
+            "PYTHONPATH": os.pathsep.join(
+                filter(None, [str(HERE), os.environ.get("PYTHONPATH")])
+            ),
         }
     )
     return env
@@ -399,6 +403,8 @@ def server_command(kind: str, port: int, dirs: dict[str, Path]) -> list[str]:
         "--ServerApp.disable_check_xsrf=True",
         "--FileContentsManager.delete_to_trash=False",
         "--FileContentsManager.always_delete_dir=True",
+        # a listing survives a child another worker's test deletes meanwhile
+        "--ServerApp.contents_manager_class=listing_contents.ListingContentsManager",
         f"--{app}.expose_app_in_browser=True",
         f"--{app}.user_settings_dir={dirs['settings']}",
         f"--{app}.workspaces_dir={dirs['workspaces']}",
