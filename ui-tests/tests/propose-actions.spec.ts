@@ -134,7 +134,7 @@ async function typeAtEnd(
 }
 
 test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
-  test('a run approved: one block lists every cell and the kernel, Accept runs them', async ({
+  test('a run approved: one block lists every cell and the kernel, Accept runs them @backend', async ({
     jupyter,
     human,
     agent
@@ -215,7 +215,7 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     expect(await streamText(jupyter, 1)).toBe('42\n');
   });
 
-  test('a run denied with a reason: nothing reaches the kernel', async ({
+  test('a run denied with a reason: nothing reaches the kernel @backend', async ({
     jupyter,
     human,
     agent
@@ -254,7 +254,7 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     expect(await human.runCell(0)).toMatchObject({ executionCount: 2 });
   });
 
-  test('a target the human edits during review does not run on that approval', async ({
+  test('a target the human edits during review does not run on that approval @backend', async ({
     jupyter,
     human,
     agent
@@ -292,7 +292,7 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     expect(await streamText(jupyter, 1)).toBe('');
   });
 
-  test('an insert denied leaves nothing, not even an undo step; one accepted lands where it was shown', async ({
+  test('an insert denied leaves nothing, not even an undo step; one accepted lands where it was shown @rule', async ({
     jupyter,
     human,
     agent
@@ -451,7 +451,7 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     expect(await human.cellSources()).toContain('first = 1');
   });
 
-  test('a delete accepted, and one the human makes stale by editing the cell', async ({
+  test('a delete accepted, and one the human makes stale by editing the cell @rule', async ({
     jupyter,
     human,
     agent
@@ -552,7 +552,7 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     expect(await human.cellIds()).toEqual(['b']);
   });
 
-  test('a restart denied: the kernel keeps its variables', async ({
+  test('a restart denied: the kernel keeps its variables @backend', async ({
     jupyter,
     human,
     agent
@@ -599,7 +599,7 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     expect(await streamText(jupyter, 1)).toBe('42\n');
   });
 
-  test('allowed while unchanged: the same run goes without review until the human edits a cell', async ({
+  test('allowed while unchanged: the same run goes without review until the human edits a cell @backend', async ({
     jupyter,
     human,
     agent
