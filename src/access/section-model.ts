@@ -10,14 +10,11 @@
  */
 import type { ISharedCell } from '@jupyter/ydoc';
 import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import { type IDisposable } from '@lumino/disposable';
-import { type ISignal, Signal } from '@lumino/signaling';
 
 import { type AgentAccess, type IAccessReading } from './model';
 import { isHidden, mayWrite } from './policy';
-import { SoonestTimer } from '../common/soonest-timer';
-import { FollowCurrent } from '../agent-panel/follow-current';
-import { previewOf, SOURCE_SETTLE_MS } from '../agent-panel/rows';
+import { CurrentNotebookModel } from '../agent-panel/current-notebook';
+import { previewOf } from '../agent-panel/rows';
 import {
   type IAgentAccess,
   type IProposals,
@@ -86,8 +83,9 @@ export function kernelWarning(state: {
   );
 }
 
-export class AccessTabModel implements IDisposable {
+export class AccessTabModel extends CurrentNotebookModel {
   constructor(options: AccessTabModel.IOptions) {
+    super();
     this._access = options.access;
     this._limit = Math.max(1, options.limit ?? MAX_ACCESS_ROWS);
     this._access.changed.connect(this._onAccess, this);
@@ -96,11 +94,7 @@ export class AccessTabModel implements IDisposable {
     this._registry = options.registry ?? null;
     this._proposals?.modeChanged.connect(this._onNow, this);
     this._registry?.statusChanged.connect(this._onNow, this);
-    this._follow = new FollowCurrent({
-      tracker: options.tracker,
-      onChange: (panel, previous) => this._bind(panel, previous),
-      onReady: panel => this._onReady(panel)
-    });
+    this.follow(options.tracker);
   }
 
   /**
@@ -108,7 +102,7 @@ export class AccessTabModel implements IDisposable {
    * cells (see `kernelWarning`), computed now.
    */
   get kernelWarning(): boolean {
-    const shared = this._panel?.content.model?.sharedModel;
+    const shared = this.panel?.content.model?.sharedModel;
     if (!shared) {
       return false;
     }
@@ -123,21 +117,6 @@ export class AccessTabModel implements IDisposable {
     });
   }
 
-  /** Emitted (after the current task) when anything shown changed. */
-  get changed(): ISignal<this, void> {
-    return this._changed;
-  }
-
-  /** The notebook the tab shows: the tracker's current one. */
-  get panel(): NotebookPanel | null {
-    return this._panel;
-  }
-
-  /** Its workspace path. */
-  get path(): string | null {
-    return this._panel?.context.localPath ?? null;
-  }
-
   /** The notebook's own access; null until read. */
   get notebookAccess(): IAccessReading | null {
     return this._notebookAccess;
@@ -145,12 +124,12 @@ export class AccessTabModel implements IDisposable {
 
   /** How many cells the notebook has. */
   get cellCount(): number {
-    return this._panel?.content.widgets.length ?? 0;
+    return this.panel?.content.widgets.length ?? 0;
   }
 
   /** The window of rows shown. */
   get window(): { start: number; end: number } {
-    const notebook = this._panel?.content;
+    const notebook = this.panel?.content;
     return rowWindow(
       this.cellCount,
       notebook ? notebook.activeCellIndex : -1,
@@ -160,7 +139,7 @@ export class AccessTabModel implements IDisposable {
 
   /** The rows of the window, computed now. */
   rows(): IAccessRow[] {
-    const notebook = this._panel?.content;
+    const notebook = this.panel?.content;
     if (!notebook) {
       return [];
     }
@@ -186,7 +165,7 @@ export class AccessTabModel implements IDisposable {
    * notebook (its own switch, else the setting); null without a notebook.
    */
   get withholdsSecrets(): boolean | null {
-    const shared = this._panel?.content.model?.sharedModel;
+    const shared = this.panel?.content.model?.sharedModel;
     return shared ? this._access.withholdsSecrets(shared) : null;
   }
 
@@ -197,7 +176,7 @@ export class AccessTabModel implements IDisposable {
 
   /** Sets this notebook's own switch, kept in the notebook. */
   setWithholdSecrets(value: boolean): void {
-    const shared = this._panel?.content.model?.sharedModel;
+    const shared = this.panel?.content.model?.sharedModel;
     if (shared) {
       this._access.setWithholdSecrets(shared, value);
     }
@@ -205,7 +184,7 @@ export class AccessTabModel implements IDisposable {
 
   /** Gives the cell at `index` an access. */
   setCellAccess(index: number, access: AgentAccess): void {
-    const shared = this._panel?.content.model?.sharedModel;
+    const shared = this.panel?.content.model?.sharedModel;
     const cell = shared?.cells[index];
     if (shared && cell) {
       this._access.setCellsAccess(shared, [cell as ISharedCell], access);
@@ -214,7 +193,7 @@ export class AccessTabModel implements IDisposable {
 
   /** Gives every cell of the notebook an access, as one undo step. */
   setAllCellsAccess(access: AgentAccess): number {
-    const shared = this._panel?.content.model?.sharedModel;
+    const shared = this.panel?.content.model?.sharedModel;
     if (!shared) {
       return 0;
     }
@@ -229,49 +208,38 @@ export class AccessTabModel implements IDisposable {
     }
   }
 
-  get isDisposed(): boolean {
-    return this._isDisposed;
-  }
-
   dispose(): void {
-    if (this._isDisposed) {
+    if (this.isDisposed) {
       return;
     }
-    this._isDisposed = true;
-    this._follow.dispose();
     this._access.changed.disconnect(this._onAccess, this);
     this._access.withholdSecretsByDefaultChanged?.disconnect(this._onNow, this);
     this._proposals?.modeChanged.disconnect(this._onNow, this);
     this._registry?.statusChanged.disconnect(this._onNow, this);
-    this._repaint.dispose();
-    Signal.clearData(this);
+    super.dispose();
   }
 
   private _onAccess(_: IAgentAccess, change: IAgentAccess.IChange): void {
-    const panel = this._panel;
+    const panel = this.panel;
     if (!panel || this._access.findPanel(change.path) !== panel) {
       return;
     }
     if (change.scope === 'notebook') {
       void this._readNotebookAccess();
     } else {
-      this._repaint.schedule(0);
+      this.repaint();
     }
   }
 
-  /** Follows another notebook (or none). */
-  private _bind(
+  protected onPanel(
     panel: NotebookPanel | null,
     previous: NotebookPanel | null
   ): void {
     if (previous) {
       previous.content.activeCellChanged.disconnect(this._onNow, this);
       previous.content.selectionChanged.disconnect(this._onNow, this);
-      previous.content.model?.cells.changed.disconnect(this._onNow, this);
-      previous.content.model?.contentChanged.disconnect(this._onSource, this);
       previous.context.pathChanged.disconnect(this._onPath, this);
     }
-    this._panel = panel;
     this._notebookAccess = null;
     if (panel) {
       panel.content.activeCellChanged.connect(this._onNow, this);
@@ -279,22 +247,10 @@ export class AccessTabModel implements IDisposable {
       panel.context.pathChanged.connect(this._onPath, this);
       void this._readNotebookAccess();
     }
-    this._repaint.schedule(0);
-  }
-
-  /** The followed notebook's model is there. */
-  private _onReady(panel: NotebookPanel): void {
-    panel.content.model?.cells.changed.connect(this._onNow, this);
-    panel.content.model?.contentChanged.connect(this._onSource, this);
-    this._repaint.schedule(0);
   }
 
   private _onNow(): void {
-    this._repaint.schedule(0);
-  }
-
-  private _onSource(): void {
-    this._repaint.schedule(SOURCE_SETTLE_MS);
+    this.repaint();
   }
 
   private _onPath(): void {
@@ -314,25 +270,19 @@ export class AccessTabModel implements IDisposable {
       // unreadable (e.g. not saved yet): shown as unknown
       reading = null;
     }
-    if (request !== this._request || this._isDisposed) {
+    if (request !== this._request || this.isDisposed) {
       return;
     }
     this._notebookAccess = reading;
-    this._repaint.schedule(0);
+    this.repaint();
   }
 
-  private readonly _follow: FollowCurrent;
   private readonly _access: IAgentAccess;
   private readonly _proposals: IProposals | null;
   private readonly _registry: IWebMcpRegistry | null;
   private readonly _limit: number;
-  private _panel: NotebookPanel | null = null;
   private _notebookAccess: IAccessReading | null = null;
   private _request = 0;
-  /** Tells the view, at the soonest delay asked for. */
-  private readonly _repaint = new SoonestTimer(() => this._changed.emit());
-  private _isDisposed = false;
-  private readonly _changed = new Signal<this, void>(this);
 }
 
 export namespace AccessTabModel {

@@ -10,16 +10,13 @@
  * changed is dropped by the service when read). No JupyterLab runtime
  * import, so unit tests use it as is.
  */
-import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import { type IDisposable } from '@lumino/disposable';
-import { type ISignal, Signal } from '@lumino/signaling';
+import type { INotebookTracker } from '@jupyterlab/notebook';
 
 import { normalizeError } from '../common/errors';
-import { SoonestTimer } from '../common/soonest-timer';
 import { type IProposal, type ProposalOutcome } from './store';
 import { type IProposals } from '../tokens';
-import { previewOf, SOURCE_SETTLE_MS } from '../agent-panel/rows';
-import { FollowCurrent } from '../agent-panel/follow-current';
+import { previewOf } from '../agent-panel/rows';
+import { CurrentNotebookModel } from '../agent-panel/current-notebook';
 
 /** A cell as a row names it: its place in the notebook and first line. */
 export interface IProposalCell {
@@ -82,36 +79,18 @@ export function pendingOf(
     .map(({ proposal }) => proposal);
 }
 
-export class ProposalsModel implements IDisposable {
+export class ProposalsModel extends CurrentNotebookModel {
   constructor(options: ProposalsModel.IOptions) {
+    super();
     this._proposals = options.proposals;
     this._proposals.changed.connect(this._onProposal, this);
     this._proposals.allowancesChanged.connect(this._onAllowances, this);
-    this._follow = new FollowCurrent({
-      tracker: options.tracker,
-      onChange: (panel, previous) => this._bind(panel, previous),
-      onReady: panel => this._onReady(panel)
-    });
-  }
-
-  /** Emitted (after the current task) when anything shown changed. */
-  get changed(): ISignal<this, void> {
-    return this._changed;
-  }
-
-  /** The notebook the tab shows: the tracker's current one. */
-  get panel(): NotebookPanel | null {
-    return this._panel;
-  }
-
-  /** Its workspace path. */
-  get path(): string | null {
-    return this._panel?.context.localPath ?? null;
+    this.follow(options.tracker);
   }
 
   /** The proposals of the current notebook that wait, oldest first. */
   get rows(): IProposal[] {
-    const panel = this._panel;
+    const panel = this.panel;
     if (!panel) {
       return [];
     }
@@ -131,7 +110,7 @@ export class ProposalsModel implements IDisposable {
    * is unchanged, in notebook order (the service drops one whose cell changed).
    */
   allowances(): IProposalCell[] {
-    const panel = this._panel;
+    const panel = this.panel;
     if (!panel || !panel.context.isReady || panel.context.model.isDisposed) {
       return [];
     }
@@ -143,7 +122,7 @@ export class ProposalsModel implements IDisposable {
 
   /** A cell of the current notebook, as a row names it. */
   cell(cellId: string): IProposalCell {
-    const cells = this._panel?.content.model?.sharedModel.cells ?? [];
+    const cells = this.panel?.content.model?.sharedModel.cells ?? [];
     const index = cells.findIndex(item => item.id === cellId);
     return {
       cellId,
@@ -161,7 +140,7 @@ export class ProposalsModel implements IDisposable {
   clearReport(): void {
     if (this._report) {
       this._report = null;
-      this._repaint.schedule(0);
+      this.repaint();
     }
   }
 
@@ -198,26 +177,19 @@ export class ProposalsModel implements IDisposable {
 
   /** The owner takes back a cell's allowance. */
   revoke(cellId: string): boolean {
-    const panel = this._panel;
+    const panel = this.panel;
     return panel
       ? this._proposals.revokeAllowance(panel.context, cellId)
       : false;
   }
 
-  get isDisposed(): boolean {
-    return this._isDisposed;
-  }
-
   dispose(): void {
-    if (this._isDisposed) {
+    if (this.isDisposed) {
       return;
     }
-    this._isDisposed = true;
-    this._follow.dispose();
     this._proposals.changed.disconnect(this._onProposal, this);
     this._proposals.allowancesChanged.disconnect(this._onAllowances, this);
-    this._repaint.dispose();
-    Signal.clearData(this);
+    super.dispose();
   }
 
   private _setReport(outcomes: readonly ProposalOutcome[]): IAcceptReport {
@@ -235,65 +207,33 @@ export class ProposalsModel implements IDisposable {
     }
     const report = { total: outcomes.length, applied, notApplied };
     this._report = notApplied.length > 0 ? report : null;
-    this._repaint.schedule(0);
+    this.repaint();
     return report;
   }
 
   private _onProposal(_: IProposals, proposal: IProposal): void {
-    const panel = this._panel;
+    const panel = this.panel;
     if (
       panel &&
       proposal.notebookKey === this._proposals.notebookKey(panel.context)
     ) {
-      this._repaint.schedule(0);
+      this.repaint();
     }
   }
 
   private _onAllowances(_: IProposals, key: string): void {
-    const panel = this._panel;
+    const panel = this.panel;
     if (panel && key === this._proposals.notebookKey(panel.context)) {
-      this._repaint.schedule(0);
+      this.repaint();
     }
   }
 
-  /** Follows another notebook (or none). */
-  private _bind(
-    panel: NotebookPanel | null,
-    previous: NotebookPanel | null
-  ): void {
-    if (previous) {
-      previous.content.model?.cells.changed.disconnect(this._onCells, this);
-      previous.content.model?.contentChanged.disconnect(this._onSource, this);
-    }
-    this._panel = panel;
+  protected onPanel(): void {
     this._report = null;
-    this._repaint.schedule(0);
   }
 
-  /** The followed notebook's model is there. */
-  private _onReady(panel: NotebookPanel): void {
-    panel.content.model?.cells.changed.connect(this._onCells, this);
-    panel.content.model?.contentChanged.connect(this._onSource, this);
-    this._repaint.schedule(0);
-  }
-
-  private _onCells(): void {
-    this._repaint.schedule(0);
-  }
-
-  private _onSource(): void {
-    // an edit may end an allowance, and changes the previews
-    this._repaint.schedule(SOURCE_SETTLE_MS);
-  }
-
-  private readonly _follow: FollowCurrent;
   private readonly _proposals: IProposals;
-  private _panel: NotebookPanel | null = null;
   private _report: IAcceptReport | null = null;
-  /** Tells the view, at the soonest delay asked for. */
-  private readonly _repaint = new SoonestTimer(() => this._changed.emit());
-  private _isDisposed = false;
-  private readonly _changed = new Signal<this, void>(this);
 }
 
 export namespace ProposalsModel {

@@ -9,13 +9,11 @@
  */
 import type { ISharedNotebook } from '@jupyter/ydoc';
 import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import { type IDisposable } from '@lumino/disposable';
-import { type ISignal, Signal } from '@lumino/signaling';
 
 import { SoonestTimer } from '../common/soonest-timer';
 import { agentEdits, type IAgentEdit } from './journal';
 import { previewOf } from '../agent-panel/rows';
-import { FollowCurrent } from '../agent-panel/follow-current';
+import { CurrentNotebookModel } from '../agent-panel/current-notebook';
 import {
   editStatuses,
   editsSince,
@@ -71,33 +69,16 @@ interface IYDocLike {
   ): void;
 }
 
-export class AgentEditsModel implements IDisposable {
+export class AgentEditsModel extends CurrentNotebookModel {
   constructor(options: AgentEditsModel.IOptions) {
-    this._follow = new FollowCurrent({
-      tracker: options.tracker,
-      onChange: panel => this._bind(panel),
-      onReady: panel => this._onReady(panel)
-    });
-    if (!this._follow.panel) {
+    super();
+    // it listens to the notebook's document itself
+    this.follow(options.tracker, false);
+    if (!this.panel) {
       // no notebook: the tab says so
       this._refresh();
-      this._emit();
+      this.repaint();
     }
-  }
-
-  /** Emitted (after the current task) when anything shown changed. */
-  get changed(): ISignal<this, void> {
-    return this._changed;
-  }
-
-  /** The notebook whose edits are shown. */
-  get panel(): NotebookPanel | null {
-    return this._panel;
-  }
-
-  /** Its workspace path. */
-  get path(): string | null {
-    return this._panel?.context.localPath ?? null;
   }
 
   /** The entries, newest first. */
@@ -124,19 +105,12 @@ export class AgentEditsModel implements IDisposable {
     return this._revert('since', editsSince(agentEdits(model), editId));
   }
 
-  get isDisposed(): boolean {
-    return this._isDisposed;
-  }
-
   dispose(): void {
-    if (this._isDisposed) {
+    if (this.isDisposed) {
       return;
     }
-    this._isDisposed = true;
-    this._follow.dispose();
     this._settle.dispose();
-    this._emitSoon.dispose();
-    Signal.clearData(this);
+    super.dispose();
   }
 
   private _revert(
@@ -150,26 +124,23 @@ export class AgentEditsModel implements IDisposable {
     const report: IRevertReport = { scope, outcome: revertEdits(model, ids) };
     this._refresh();
     this._report = report;
-    this._emit();
+    this.repaint();
     return report;
   }
 
   private _model(): ISharedNotebook | null {
-    return this._panel?.content.model?.sharedModel ?? null;
+    return this.panel?.content.model?.sharedModel ?? null;
   }
 
-  /** Follows another notebook (or none). */
-  private _bind(panel: NotebookPanel | null): void {
+  protected onPanel(): void {
     this._doc?.off('afterTransaction', this._onTransaction);
     this._doc = null;
-    this._panel = panel;
     this._report = null;
     this._refresh();
-    this._emit();
   }
 
-  /** The followed notebook's model is there: listen to its document. */
-  private _onReady(panel: NotebookPanel): void {
+  /** Listen to the notebook's document. */
+  protected onModelReady(panel: NotebookPanel): void {
     const doc = (
       panel.content.model?.sharedModel as unknown as { ydoc?: IYDocLike }
     )?.ydoc;
@@ -178,7 +149,6 @@ export class AgentEditsModel implements IDisposable {
       doc.on('afterTransaction', this._onTransaction);
     }
     this._refresh();
-    this._emit();
   }
 
   private readonly _onTransaction = (transaction: IYTransactionLike): void => {
@@ -232,13 +202,6 @@ export class AgentEditsModel implements IDisposable {
     return true;
   }
 
-  /** Tell the view, after the current task. */
-  private _emit(): void {
-    this._emitSoon.schedule(0);
-  }
-
-  private readonly _follow: FollowCurrent;
-  private _panel: NotebookPanel | null = null;
   private _doc: IYDocLike | null = null;
   private _rows: IEditRow[] = [];
   private _key = '';
@@ -246,12 +209,9 @@ export class AgentEditsModel implements IDisposable {
   /** Re-reads the entries once a burst of changes has settled. */
   private readonly _settle = new SoonestTimer(() => {
     if (this._refresh()) {
-      this._emit();
+      this.repaint();
     }
   });
-  private readonly _emitSoon = new SoonestTimer(() => this._changed.emit());
-  private _isDisposed = false;
-  private readonly _changed = new Signal<this, void>(this);
 }
 
 /** The preview of an entry's cell (see IEditRow.preview). */

@@ -12,8 +12,6 @@
  */
 import type { ISharedNotebook } from '@jupyter/ydoc';
 import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import { type IDisposable } from '@lumino/disposable';
-import { type ISignal, Signal } from '@lumino/signaling';
 
 import { anchorStatus, type IAnchorStatus } from './anchors';
 import { compareTimes } from './merge';
@@ -24,10 +22,8 @@ import {
   type IThreadAnchor,
   type ThreadStatus
 } from './storage';
-import { SoonestTimer } from '../common/soonest-timer';
 import { type IReviewStore } from '../tokens';
-import { SOURCE_SETTLE_MS } from '../agent-panel/rows';
-import { FollowCurrent } from '../agent-panel/follow-current';
+import { CurrentNotebookModel } from '../agent-panel/current-notebook';
 
 /** Which threads the tab lists. */
 export type CommentsFilter = ThreadStatus | 'all';
@@ -54,31 +50,13 @@ export interface ICommentRow {
   hiddenFromAgent: boolean;
 }
 
-export class CommentsTabModel implements IDisposable {
+export class CommentsTabModel extends CurrentNotebookModel {
   constructor(options: CommentsTabModel.IOptions) {
+    super();
     this._review = options.review;
     this._author = options.author;
     this._review.changed.connect(this._onReview, this);
-    this._follow = new FollowCurrent({
-      tracker: options.tracker,
-      onChange: (panel, previous) => this._bind(panel, previous),
-      onReady: panel => this._onReady(panel)
-    });
-  }
-
-  /** Emitted (after the current task) when anything shown changed. */
-  get changed(): ISignal<this, void> {
-    return this._changed;
-  }
-
-  /** The notebook the tab shows: the tracker's current one. */
-  get panel(): NotebookPanel | null {
-    return this._panel;
-  }
-
-  /** Its workspace path. */
-  get path(): string | null {
-    return this._panel?.context.localPath ?? null;
+    this.follow(options.tracker);
   }
 
   /** Which threads are listed. */
@@ -90,7 +68,7 @@ export class CommentsTabModel implements IDisposable {
     if (value !== this._filter) {
       this._filter = value;
       this._limit = COMMENT_PAGE;
-      this._repaint.schedule(0);
+      this.repaint();
     }
   }
 
@@ -102,7 +80,7 @@ export class CommentsTabModel implements IDisposable {
   /** Render another page of threads. */
   showMore(): void {
     this._limit += COMMENT_PAGE;
-    this._repaint.schedule(0);
+    this.repaint();
   }
 
   /** The thread to bring into view and focus once rendered, if any. */
@@ -122,7 +100,7 @@ export class CommentsTabModel implements IDisposable {
       this._filter = thread.status;
     }
     this._focused = threadId;
-    this._repaint.schedule(0);
+    this.repaint();
   }
 
   /** Forget the thread to focus (the view did focus it). */
@@ -200,7 +178,7 @@ export class CommentsTabModel implements IDisposable {
     this._draft = { id: ++this._draftCount, ...target };
     this._draftModel = target.model;
     target.model.disposed.connect(this._onDraftModelDisposed, this);
-    this._repaint.schedule(0);
+    this.repaint();
   }
 
   /** Drops the comment being written. */
@@ -208,7 +186,7 @@ export class CommentsTabModel implements IDisposable {
     this._draftModel?.disposed.disconnect(this._onDraftModelDisposed, this);
     this._draftModel = null;
     this._draft = null;
-    this._repaint.schedule(0);
+    this.repaint();
   }
 
   /**
@@ -244,25 +222,18 @@ export class CommentsTabModel implements IDisposable {
     this._review.setStatus(model, threadId, status);
   }
 
-  get isDisposed(): boolean {
-    return this._isDisposed;
-  }
-
   dispose(): void {
-    if (this._isDisposed) {
+    if (this.isDisposed) {
       return;
     }
-    this._isDisposed = true;
-    this._follow.dispose();
     this._draftModel?.disposed.disconnect(this._onDraftModelDisposed, this);
     this._draftModel = null;
     this._review.changed.disconnect(this._onReview, this);
-    this._repaint.dispose();
-    Signal.clearData(this);
+    super.dispose();
   }
 
   private _model(): ISharedNotebook | null {
-    return this._panel?.content.model?.sharedModel ?? null;
+    return this.panel?.content.model?.sharedModel ?? null;
   }
 
   private _mustHaveModel(): ISharedNotebook {
@@ -275,53 +246,41 @@ export class CommentsTabModel implements IDisposable {
 
   private _onReview(_: IReviewStore, change: { model: ISharedNotebook }) {
     if (change.model === this._model()) {
-      this._repaint.schedule(0);
+      this.repaint();
     }
   }
 
-  /** Follows another notebook (or none). */
-  private _bind(
-    panel: NotebookPanel | null,
+  protected onPanel(
+    _panel: NotebookPanel | null,
     previous: NotebookPanel | null
   ): void {
-    if (previous) {
-      previous.content.model?.sharedModel.changed.disconnect(
-        this._onNotebookChanged,
-        this
-      );
-      previous.content.model?.contentChanged.disconnect(this._onContent, this);
-    }
-    this._panel = panel;
+    previous?.content.model?.sharedModel.changed.disconnect(
+      this._onNotebookChanged,
+      this
+    );
     this._focused = null;
     this._limit = COMMENT_PAGE;
-    this._repaint.schedule(0);
   }
 
-  /** The followed notebook's model is there. */
-  private _onReady(panel: NotebookPanel): void {
+  /**
+   * A collaborator's thread shows at once (cells added or removed, and edits
+   * inside a cell, which may move anchored text or change a commented
+   * output, are the base's).
+   */
+  protected onModelReady(panel: NotebookPanel): void {
     panel.content.model?.sharedModel.changed.connect(
       this._onNotebookChanged,
       this
     );
-    // a cell's source or outputs (anchored text, output fingerprints)
-    panel.content.model?.contentChanged.connect(this._onContent, this);
-    this._repaint.schedule(0);
   }
 
   private _onNotebookChanged(
     _: ISharedNotebook,
-    change: { metadataChange?: unknown; cellsChange?: unknown }
+    change: { metadataChange?: unknown }
   ): void {
-    // a thread, or a cell added or removed, shows at once
-    if (change.metadataChange || change.cellsChange) {
-      this._repaint.schedule(0);
+    if (change.metadataChange) {
+      this.repaint();
     }
-  }
-
-  private _onContent(): void {
-    // an edit inside a cell (which may move anchored text, or change a
-    // commented output) once typing settles
-    this._repaint.schedule(SOURCE_SETTLE_MS);
   }
 
   private _onDraftModelDisposed(): void {
@@ -329,20 +288,14 @@ export class CommentsTabModel implements IDisposable {
     this.cancelDraft();
   }
 
-  private readonly _follow: FollowCurrent;
   private readonly _review: IReviewStore;
   private readonly _author: () => IMessageAuthor;
-  private _panel: NotebookPanel | null = null;
   private _filter: CommentsFilter = 'open';
   private _limit = COMMENT_PAGE;
   private _focused: string | null = null;
   private _draft: ICommentDraft | null = null;
   private _draftModel: ISharedNotebook | null = null;
   private _draftCount = 0;
-  /** Tells the view, at the soonest delay asked for. */
-  private readonly _repaint = new SoonestTimer(() => this._changed.emit());
-  private _isDisposed = false;
-  private readonly _changed = new Signal<this, void>(this);
 }
 
 export namespace CommentsTabModel {
