@@ -17,13 +17,17 @@
  * informational only: nothing fails on a timing.
  *
  * BENCH_LOAD_PROFILE=1 also samples the CPU of each counted load (Chrome's
- * profiler through CDP, every 100 µs, from before navigation until
- * `restored` is seen) and reports, median per variant, the busy time (every
- * sample but idle) and, with the extension, the samples running our code:
- * its own frames (self) and with what they call (inclusive). It tells the
- * extension's own JavaScript apart from the work it leaves to the app and
- * the browser; profiling slows the page, so its load figures are not the
- * plain run's.
+ * profiler, every 100 µs, from the page's first script to the moment
+ * `restored` resolves, ended by the page itself, so both variants are cut
+ * alike and the tools registered after `restored` are not counted) and
+ * reports, median per variant, the busy time (every sample but idle) and,
+ * with the extension, the samples running our code: its own frames (self)
+ * and with what they call (inclusive). It tells the extension's own
+ * JavaScript apart from the work it leaves to the app and the browser;
+ * profiling slows the page, so its load figures are not the plain run's.
+ * BENCH_LOAD_PROFILE_DIR=folder keeps every load's profile there, the
+ * uncounted first pair's too (`<app>-<with|without>-<n>.cpuprofile`, for
+ * Chromium's DevTools or a script).
  *
  *   ./scripts/bench.sh load.bench.ts
  */
@@ -42,6 +46,26 @@ const RESULTS = path.join(REPO, '.bench', 'load-results.md');
 
 const LOADS = Number(process.env.BENCH_LOADS ?? 10);
 const PROFILE = process.env.BENCH_LOAD_PROFILE === '1';
+/**
+ * Which variant loads first in the i-th pair: by default they take turns
+ * (with, without; then without, with), so neither always follows the
+ * other's teardown; BENCH_LOAD_ORDER=with-first or without-first keeps one
+ * order, to see what the order alone does to the ratio.
+ */
+const ORDER = process.env.BENCH_LOAD_ORDER ?? 'alternate';
+if (!['alternate', 'with-first', 'without-first'].includes(ORDER)) {
+  throw new Error(
+    `BENCH_LOAD_ORDER is ${ORDER}: alternate, with-first or without-first`
+  );
+}
+function orderOf(i: number): readonly Variant[] {
+  const withFirst =
+    ORDER === 'with-first' || (ORDER === 'alternate' && i % 2 === 0);
+  return withFirst ? ['with', 'without'] : ['without', 'with'];
+}
+/** With BENCH_LOAD_PROFILE=1: a folder to keep each load's CPU profile in. */
+const PROFILE_DIR = process.env.BENCH_LOAD_PROFILE_DIR;
+let profileCount = 0;
 type App = 'lab' | 'notebook' | 'lite';
 const APPS = (process.env.BENCH_LOAD_APPS ?? 'lab,notebook,lite')
   .split(',')
@@ -171,12 +195,14 @@ interface IProfileNode {
   children?: number[];
 }
 
-/** Where a CPU profile's time went: busy, and in the extension's code. */
-function cpuShare(profile: {
+interface IProfile {
   nodes: IProfileNode[];
   samples?: number[];
   timeDeltas?: number[];
-}): ICpuShare {
+}
+
+/** Where a CPU profile's time went: busy, and in the extension's code. */
+function cpuShare(profile: IProfile): ICpuShare {
   const ours = (node: IProfileNode) =>
     /\/jupyterlite-webmcp\//.test(node.callFrame.url);
   const byId = new Map(profile.nodes.map(node => [node.id, node]));
@@ -242,6 +268,12 @@ function instrument(): void {
       app = value;
       void value.restored.then(() => {
         bench.restored = performance.now();
+        if (
+          (window as unknown as { __benchProfile?: boolean }).__benchProfile
+        ) {
+          // the CPU profile ends here, in both variants alike
+          console.profileEnd('load');
+        }
       });
     }
   });
@@ -266,19 +298,33 @@ function instrument(): void {
 
 async function loadOnce(
   browser: Browser,
+  app: App,
   url: string,
   variant: Variant
 ): Promise<ILoad> {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   try {
     const page = await context.newPage();
-    await page.addInitScript(instrument);
     const cdp = PROFILE ? await context.newCDPSession(page) : null;
+    let profiled: Promise<IProfile> | null = null;
     if (cdp) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-      await cdp.send('Profiler.start');
+      profiled = new Promise(resolve =>
+        cdp.once('Profiler.consoleProfileFinished', event =>
+          resolve(event.profile)
+        )
+      );
+      // from the page's first script to `restored` (instrument ends it): a
+      // window that does not depend on when the test sees `restored`, nor
+      // on the tools registered after it
+      await page.addInitScript(() => {
+        (window as unknown as { __benchProfile: boolean }).__benchProfile =
+          true;
+        console.profile('load');
+      });
     }
+    await page.addInitScript(instrument);
     await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
     await page.waitForFunction(
       expected => {
@@ -299,9 +345,21 @@ async function loadOnce(
       variant === 'with' ? IMPLEMENTED : [],
       { timeout: 120_000, polling: 20 }
     );
-    const cpu = cdp
-      ? cpuShare((await cdp.send('Profiler.stop')).profile)
-      : undefined;
+    let cpu: ICpuShare | undefined;
+    if (profiled) {
+      const profile = await profiled;
+      cpu = cpuShare(profile);
+      if (PROFILE_DIR) {
+        fs.mkdirSync(PROFILE_DIR, { recursive: true });
+        fs.writeFileSync(
+          path.join(
+            PROFILE_DIR,
+            `${app}-${variant}-${++profileCount}.cpuprofile`
+          ),
+          JSON.stringify(profile)
+        );
+      }
+    }
     const measured = await page.evaluate(tools => {
       const bench = (
         window as unknown as {
@@ -361,15 +419,17 @@ test('page load with and without the extension', async ({ browser }) => {
       for (const variant of ['with', 'without'] as const) {
         await loadOnce(
           browser,
+          app,
           servers[variant]!.url + PAGES[app].page,
           variant
         );
       }
       for (let i = 0; i < LOADS; i++) {
-        for (const variant of ['with', 'without'] as const) {
+        for (const variant of orderOf(i)) {
           loads[variant].push(
             await loadOnce(
               browser,
+              app,
               servers[variant]!.url + PAGES[app].page,
               variant
             )
@@ -435,7 +495,7 @@ test('page load with and without the extension', async ({ browser }) => {
   }
   const report = [
     `Page load, median of ${LOADS} loads each (fresh browser context per load,`,
-    'with and without alternating); times from navigation start.',
+    `with and without alternating, order ${ORDER}); times from navigation start.`,
     '',
     '| app | load without | load with | ratio | last tool registered | restored → last tool | first → last tool | extension bytes fetched | of them before the last tool | loads with the later chunk before the last tool |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
