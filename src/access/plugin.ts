@@ -13,7 +13,7 @@ import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { DisposableSet } from '@lumino/disposable';
 
-import { activateWhenIdle, PARTS, standInCommands } from '../common/parts';
+import { activateWhenIdle, standInCommands } from '../common/parts';
 import { IAgentAccess } from '../tokens';
 import { RESTRICTIONS_CHANNEL_NAME } from './announced';
 import {
@@ -25,12 +25,10 @@ import {
 } from './command-ids';
 import { ACCESS_CHANNEL_NAME } from './notebook-file';
 import { AgentAccessService } from './service';
+import { fromLater } from '../webmcp/tools';
 
 /** The owner's controls, in a chunk fetched once the page is idle. */
-const loadUi = PARTS.lazy(
-  'the access commands and cell markers',
-  () => import(/* webpackChunkName: "later" */ '../later')
-);
+const loadUi = fromLater('the access commands and cell markers');
 
 let wiring: DisposableSet | null = null;
 

@@ -11,19 +11,17 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { ITranslator } from '@jupyterlab/translation';
 import { type IDisposable } from '@lumino/disposable';
 
-import { activateWhenIdle, PARTS } from '../common/parts';
+import { activateWhenIdle } from '../common/parts';
 import {
   IAgentAccess,
   IAgentPanel,
   IProposals,
   IWebMcpRegistry
 } from '../tokens';
+import { fromLater } from '../webmcp/tools';
 
 /** What the plugin activates, in a chunk fetched once the page is idle. */
-const loadWiring = PARTS.lazy(
-  'the Access section',
-  () => import(/* webpackChunkName: "later" */ '../later')
-);
+const loadWiring = fromLater('the Access section');
 
 let wiring: IDisposable | null = null;
 

@@ -15,14 +15,12 @@ import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator } from '@jupyterlab/translation';
 import { type IDisposable } from '@lumino/disposable';
 
-import { activateWhenIdle, PARTS } from '../common/parts';
+import { activateWhenIdle } from '../common/parts';
 import { IAgentAccess, IAgentPanel, IWebMcpRegistry } from '../tokens';
+import { fromLater } from '../webmcp/tools';
 
 /** What the plugin activates, in a chunk fetched once the page is idle. */
-const loadWiring = PARTS.lazy(
-  'the Activity section',
-  () => import(/* webpackChunkName: "later" */ '../later')
-);
+const loadWiring = fromLater('the Activity section');
 
 let wiring: IDisposable | null = null;
 

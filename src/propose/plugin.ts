@@ -17,21 +17,19 @@ import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { DisposableSet } from '@lumino/disposable';
 
-import { activateWhenIdle, PARTS } from '../common/parts';
+import { activateWhenIdle } from '../common/parts';
 import { IProposals } from '../tokens';
 import { addProposeCommands, CommandIDs } from './commands';
 import { isProposeMode } from './notebook-mode';
 import { ProposalService } from './service';
 import { isProposalKind } from './store';
+import { fromLater } from '../webmcp/tools';
 
 /** The plugin's id, which is also its settings' id. */
 export const PROPOSE_PLUGIN_ID = 'jupyterlite-webmcp:propose';
 
 /** The proposals' blocks in the notebooks, in a chunk of their own. */
-const loadBlocks = PARTS.lazy(
-  'the proposal blocks',
-  () => import(/* webpackChunkName: "later" */ '../later')
-);
+const loadBlocks = fromLater('the proposal blocks');
 
 let active: DisposableSet | null = null;
 

@@ -12,14 +12,12 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { ITranslator } from '@jupyterlab/translation';
 import { type IDisposable } from '@lumino/disposable';
 
-import { activateWhenIdle, PARTS } from '../common/parts';
+import { activateWhenIdle } from '../common/parts';
 import { IAgentAccess, IAgentPanel, IProposals } from '../tokens';
+import { fromLater } from '../webmcp/tools';
 
 /** What the plugin activates, in a chunk fetched once the page is idle. */
-const loadWiring = PARTS.lazy(
-  'the Proposals section',
-  () => import(/* webpackChunkName: "later" */ '../later')
-);
+const loadWiring = fromLater('the Proposals section');
 
 let wiring: IDisposable | null = null;
 

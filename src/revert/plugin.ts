@@ -13,14 +13,12 @@ import { ICommandPalette } from '@jupyterlab/apputils';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { ITranslator } from '@jupyterlab/translation';
 import { DisposableSet } from '@lumino/disposable';
-import { activateWhenIdle, PARTS, standInCommands } from '../common/parts';
+import { activateWhenIdle, standInCommands } from '../common/parts';
 import { CommandIDs } from './command-ids';
+import { fromLater } from '../webmcp/tools';
 
 /** What the plugin activates, in a chunk fetched once the page is idle. */
-const loadWiring = PARTS.lazy(
-  'the revert commands',
-  () => import(/* webpackChunkName: "later" */ '../later')
-);
+const loadWiring = fromLater('the revert commands');
 
 let wiring: DisposableSet | null = null;
 

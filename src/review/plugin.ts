@@ -9,7 +9,7 @@ import { DisposableSet, type IDisposable } from '@lumino/disposable';
 import { activateWhenIdle, PARTS } from '../common/parts';
 import { IReviewStore, IWebMcpRegistry } from '../tokens';
 import { IToolServices } from '../webmcp/services';
-import { commentTools } from '../webmcp/tools';
+import { commentTools, fromLater } from '../webmcp/tools';
 
 /** Provides the review store: the threads stored in notebook metadata. */
 export const reviewStorePlugin: JupyterFrontEndPlugin<IReviewStore> = {
@@ -54,16 +54,10 @@ export const reviewToolsPlugin: JupyterFrontEndPlugin<void> = {
 };
 
 /** The store of review threads, in the chunk fetched once the page is idle. */
-const loadStore = PARTS.lazy(
-  'the review threads',
-  () => import(/* webpackChunkName: "later" */ '../later')
-);
+const loadStore = fromLater('the review threads');
 
 /** The badges, in a chunk fetched once the page is idle. */
-const loadBadges = PARTS.lazy(
-  'the review badges',
-  () => import(/* webpackChunkName: "later" */ '../later')
-);
+const loadBadges = fromLater('the review badges');
 
 let wiring: IDisposable | null = null;
 

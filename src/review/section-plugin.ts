@@ -14,7 +14,7 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { DisposableSet } from '@lumino/disposable';
 
-import { activateWhenIdle, PARTS, standInCommands } from '../common/parts';
+import { activateWhenIdle, standInCommands } from '../common/parts';
 import { IAgentAccess, IAgentPanel, IReviewStore } from '../tokens';
 import { CELL_CONTEXT_SELECTOR } from '../access/command-ids';
 import {
@@ -22,12 +22,10 @@ import {
   commandLabels,
   OUTPUT_CONTEXT_SELECTOR
 } from './command-ids';
+import { fromLater } from '../webmcp/tools';
 
 /** The section and its commands, in a chunk fetched once the page is idle. */
-const loadWiring = PARTS.lazy(
-  'the Comments section',
-  () => import(/* webpackChunkName: "later" */ '../later')
-);
+const loadWiring = fromLater('the Comments section');
 
 let wiring: DisposableSet | null = null;
 

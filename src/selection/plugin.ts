@@ -8,14 +8,11 @@ import { DisposableSet } from '@lumino/disposable';
 import { afterStart, PARTS } from '../common/parts';
 import { IOutputSelectionTracker, IWebMcpRegistry } from '../tokens';
 import { IToolServices } from '../webmcp/services';
-import { selectionTools } from '../webmcp/tools';
+import { fromLater, selectionTools } from '../webmcp/tools';
 import { type OutputSelectionTracker } from './capture';
 
 /** The tracker, in the chunk fetched once the page is idle. */
-const loadTracker = PARTS.lazy(
-  'the output selection',
-  () => import(/* webpackChunkName: "later" */ '../later')
-);
+const loadTracker = fromLater('the output selection');
 
 let selection: OutputSelectionTracker | null = null;
 

@@ -27,11 +27,20 @@ import type * as LaterChunk from '../later';
 import { type IToolServices } from './services';
 import { type IToolDefinition } from './types';
 
+/**
+ * A part's loader of the later chunk (the tools' handlers and the features'
+ * UI, src/later.ts): the chunk is fetched once for the page, and a part
+ * whose load failed is named in the status bar as `part`.
+ */
+export function fromLater(part: string): () => Promise<typeof LaterChunk> {
+  return PARTS.lazy(
+    part,
+    () => import(/* webpackChunkName: "later" */ '../later')
+  );
+}
+
 /** The later chunk, with the handlers, loaded once for the page. */
-export const loadHandlers = PARTS.lazy(
-  'the notebook tools',
-  () => import(/* webpackChunkName: "later" */ '../later')
-);
+export const loadHandlers = fromLater('the notebook tools');
 
 /** Fetches the handlers' chunk ahead of the first call. */
 export function preloadHandlers(): void {

@@ -331,8 +331,10 @@ describe('import rules (docs/architecture.md)', () => {
   });
 
   it('src/later.ts is loaded with import() only, so its chunk stays apart from the start', () => {
+    // one loader, `fromLater` in src/webmcp/tools.ts, which the plugins
+    // share (and the type import beside it)
     const loads = IMPORTS.filter(({ to }) => to === LATER);
-    expect(loads.length).toBeGreaterThan(5);
+    expect(loads.some(({ dynamic }) => dynamic)).toBe(true);
     expect(
       loads
         .filter(({ dynamic, typeOnly }) => !dynamic && !typeOnly)
