@@ -74,8 +74,16 @@ checkout's build nor a copy installed in the environment); lite serves
 into a folder whose ``jupyter-lite.json`` no longer lists the extension among
 its ``federated_extensions``, so the page never fetches it.
 
+``UI_TESTS_EXTENSION_BUILD=DIR`` serves the labextension build in ``DIR``
+as this extension instead of the repository's (lab and notebook link it;
+lite serves ``$TMPDIR/jlwebmcp-ui-lite-site-build``, the chosen site's files
+linked, with ``DIR`` as the extension and its remote entry in
+``jupyter-lite.json``): the load benchmark's empty extension
+(``scripts/build-empty-extension.mjs``).
+
 A server's output goes to ``ui-tests/.servers/{kind}.log``
-(``{kind}-without.log`` without the extension; overwritten by the next run;
+(``{kind}-without.log`` without the extension, ``{kind}-build.log`` with
+``UI_TESTS_EXTENSION_BUILD``; overwritten by the next run;
 the end of it is printed if the server stops on its own). Set
 ``UI_TESTS_SERVER_LOGS=1`` to see it live, ``UI_TESTS_KEEP_SERVER_DIRS=1`` to
 keep the temporary directory (its path is printed) for debugging.
@@ -137,6 +145,8 @@ RTC_LABEXTENSIONS = ("@jupyter/docprovider-extension", "@jupyter/collaboration-e
 
 #: the shadow Lite site without this extension (UI_TESTS_WITHOUT_EXTENSION)
 SITE_WITHOUT = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site-without"
+#: the shadow Lite site with another build of this extension (UI_TESTS_EXTENSION_BUILD)
+SITE_BUILD = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site-build"
 #: the shadow Lite site with the example extension too (lite-example)
 SITE_EXAMPLE = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site-example"
 #: the shadow Lite site with jupyter-ai-lite too (assistant-lite)
@@ -196,7 +206,11 @@ def assistant_settings(name: str) -> dict:
 
 def log_path(kind: str) -> Path:
     """Where a server's output goes (git-ignored, overwritten by the next run)."""
-    suffix = "-without" if os.environ.get("UI_TESTS_WITHOUT_EXTENSION") else ""
+    suffix = (
+        "-without"
+        if os.environ.get("UI_TESTS_WITHOUT_EXTENSION")
+        else "-build" if os.environ.get("UI_TESTS_EXTENSION_BUILD") else ""
+    )
     return UI_TESTS / ".servers" / f"{kind}{suffix}.log"
 
 
@@ -240,6 +254,18 @@ def without_extension() -> bool:
     return bool(os.environ.get("UI_TESTS_WITHOUT_EXTENSION"))
 
 
+def extension_build() -> Path | None:
+    """The build to serve as this extension (UI_TESTS_EXTENSION_BUILD), if any."""
+    value = os.environ.get("UI_TESTS_EXTENSION_BUILD")
+    if not value:
+        return None
+    build = Path(value).resolve()
+    if not (build / "package.json").is_file():
+        log(f"error: UI_TESTS_EXTENSION_BUILD={value} has no package.json: not a labextension build")
+        sys.exit(3)
+    return build
+
+
 def example_package() -> dict:
     """The example extension's built package.json; exits when it is not built."""
     pkg_json = EXAMPLE / "package.json"
@@ -274,8 +300,12 @@ def curate_labextensions(
         dest.symlink_to(source.resolve(), target_is_directory=True)
         linked.append(name)
 
+    build = extension_build()
     if skipped:
         log(f"without {EXTENSION_NAME} (UI_TESTS_WITHOUT_EXTENSION)")
+    elif build:
+        log(f"{EXTENSION_NAME} from {build} (UI_TESTS_EXTENSION_BUILD)")
+        link(EXTENSION_NAME, build)
     elif (LABEXTENSION / "package.json").is_file():
         link(EXTENSION_NAME, LABEXTENSION)
     else:
@@ -539,36 +569,44 @@ def site_without_extension(site: Path) -> Path:
     return SITE_WITHOUT
 
 
-def site_with_example(site: Path) -> Path:
-    """A copy of ``site`` that loads the example extension too, made of links.
+def site_with_labextension(site: Path, dest: Path, name: str, build: Path) -> Path:
+    """A copy of ``site`` in ``dest``, made of links, that loads ``build`` as ``name``.
 
     As ``site_without_extension``: links to the original, except
-    ``extensions/`` (links to each of its extensions, and the example's
-    build) and ``jupyter-lite.json`` (the example added to
-    ``federated_extensions``, described as ``jupyter lite build`` describes
-    an extension: its name, its remote entry and what it exposes).
+    ``extensions/`` (links to each of its extensions but ``name``, and
+    ``build``) and ``jupyter-lite.json`` (``name`` in ``federated_extensions``
+    described as ``jupyter lite build`` describes an extension: its name, its
+    remote entry and what it exposes, from the build's package.json).
     """
-    package = example_package()
-    name = package["name"]
-    build = package["jupyterlab"]["_build"]
-    if SITE_EXAMPLE.exists():
-        shutil.rmtree(SITE_EXAMPLE)
-    SITE_EXAMPLE.mkdir()
+    package = json.loads((build / "package.json").read_text(encoding="utf-8"))
+    described = package["jupyterlab"]["_build"]
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir()
     for entry in site.iterdir():
         if entry.name not in ("jupyter-lite.json", "extensions"):
-            (SITE_EXAMPLE / entry.name).symlink_to(entry.resolve())
-    extensions = SITE_EXAMPLE / "extensions"
+            (dest / entry.name).symlink_to(entry.resolve())
+    extensions = dest / "extensions"
     extensions.mkdir()
     for entry in (site / "extensions").iterdir():
-        (extensions / entry.name).symlink_to(entry.resolve())
-    (extensions / name).symlink_to(EXAMPLE.resolve(), target_is_directory=True)
+        if entry.name != name:
+            (extensions / entry.name).symlink_to(entry.resolve())
+    (extensions / name).symlink_to(build, target_is_directory=True)
     config = json.loads((site / "jupyter-lite.json").read_text(encoding="utf-8"))
     data = config.setdefault("jupyter-config-data", {})
-    entries = [ext for ext in data.get("federated_extensions", []) if ext.get("name") != name]
-    entries.append({"name": name, **build})
+    entries = data.get("federated_extensions", [])
+    at = next((i for i, ext in enumerate(entries) if ext.get("name") == name), len(entries))
+    entries = [ext for ext in entries if ext.get("name") != name]
+    # in the same place: Lite loads its extensions one after the other
+    entries.insert(at, {"name": name, **described})
     data["federated_extensions"] = entries
-    (SITE_EXAMPLE / "jupyter-lite.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
-    return SITE_EXAMPLE
+    (dest / "jupyter-lite.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return dest
+
+
+def site_with_example(site: Path) -> Path:
+    """A copy of ``site`` that loads the example extension too (``site_with_labextension``)."""
+    return site_with_labextension(site, SITE_EXAMPLE, example_package()["name"], EXAMPLE.resolve())
 
 
 def dependencies_first(source: Path) -> list[tuple[Path, dict]]:
@@ -701,9 +739,13 @@ def start_lite(port: int, example: bool = False, assistant: str | None = None) -
             "package (`pip install -e .` or `jupyter labextension develop --overwrite .`)"
         )
         return 3
+    build = extension_build()
     if without_extension():
         site = site_without_extension(site)
         log(f"without {EXTENSION_NAME} (UI_TESTS_WITHOUT_EXTENSION)")
+    elif build:
+        site = site_with_labextension(site, SITE_BUILD, EXTENSION_NAME, build)
+        log(f"{EXTENSION_NAME} from {build} (UI_TESTS_EXTENSION_BUILD)")
     kind = "lite"
     if example:
         site = site_with_example(site)
