@@ -29,10 +29,18 @@
  * uncounted first pair's too (`<app>-<with|without>-<n>.cpuprofile`, for
  * Chromium's DevTools or a script).
  *
+ * BENCH_LOAD_EMPTY=1 adds a third variant, the empty extension
+ * (scripts/build-empty-extension.mjs, built into the temporary folder
+ * first, served by start.py with UI_TESTS_EXTENSION_BUILD): this package's
+ * name, settings schemas and style sheet and no plugin, what any extension
+ * shipping the same files costs the load. It tells that floor
+ * (empty / without) apart from what our code adds to it (with / empty).
+ *
  *   ./scripts/bench.sh load.bench.ts
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import { type Browser, test } from '@playwright/test';
@@ -53,15 +61,27 @@ const PROFILE = process.env.BENCH_LOAD_PROFILE === '1';
  * order, to see what the order alone does to the ratio.
  */
 const ORDER = process.env.BENCH_LOAD_ORDER ?? 'alternate';
+/** BENCH_LOAD_EMPTY=1: the empty extension as a third variant. */
+const EMPTY = process.env.BENCH_LOAD_EMPTY === '1';
+const EMPTY_BUILD = path.join(os.tmpdir(), 'jlwebmcp-empty-labextension');
+const VARIANTS: readonly Variant[] = EMPTY
+  ? ['with', 'without', 'empty']
+  : ['with', 'without'];
 if (!['alternate', 'with-first', 'without-first'].includes(ORDER)) {
   throw new Error(
     `BENCH_LOAD_ORDER is ${ORDER}: alternate, with-first or without-first`
   );
 }
 function orderOf(i: number): readonly Variant[] {
-  const withFirst =
-    ORDER === 'with-first' || (ORDER === 'alternate' && i % 2 === 0);
-  return withFirst ? ['with', 'without'] : ['without', 'with'];
+  if (ORDER === 'with-first') {
+    return VARIANTS;
+  }
+  if (ORDER === 'without-first') {
+    return ['without', ...VARIANTS.filter(v => v !== 'without')];
+  }
+  // each variant first in turn: with, without(, empty); without(, empty), with; ...
+  const k = i % VARIANTS.length;
+  return [...VARIANTS.slice(k), ...VARIANTS.slice(0, k)];
 }
 /** With BENCH_LOAD_PROFILE=1: a folder to keep each load's CPU profile in. */
 const PROFILE_DIR = process.env.BENCH_LOAD_PROFILE_DIR;
@@ -83,8 +103,11 @@ const PAGES: Record<App, { page: string; ready: string }> = {
   lite: { page: '/lab/index.html', ready: '/lab/index.html' }
 };
 
-/** The same app, with the extension or without it. */
-type Variant = 'with' | 'without';
+/**
+ * The same app, with the extension, without it, or with the empty extension
+ * (BENCH_LOAD_EMPTY=1).
+ */
+type Variant = 'with' | 'without' | 'empty';
 
 interface IServer {
   url: string;
@@ -107,12 +130,16 @@ function freePort(): number {
 async function startServer(app: App, variant: Variant): Promise<IServer> {
   const port = freePort();
   const env: NodeJS.ProcessEnv = { ...process.env };
-  if (variant === 'without') {
-    env.UI_TESTS_WITHOUT_EXTENSION = '1';
+  delete env.UI_TESTS_WITHOUT_EXTENSION;
+  delete env.UI_TESTS_EXTENSION_BUILD;
+  if (variant !== 'with') {
     // the site the 'with' server chose (or just rebuilt) is up to date now
     delete env.UI_TESTS_LITE_REBUILD;
-  } else {
-    delete env.UI_TESTS_WITHOUT_EXTENSION;
+  }
+  if (variant === 'without') {
+    env.UI_TESTS_WITHOUT_EXTENSION = '1';
+  } else if (variant === 'empty') {
+    env.UI_TESTS_EXTENSION_BUILD = EMPTY_BUILD;
   }
   const child = spawn(PYTHON, ['servers/start.py', app, String(port)], {
     cwd: UI_TESTS,
@@ -407,16 +434,29 @@ const ms = (value: number) => `${value.toFixed(0)} ms`;
 test('page load with and without the extension', async ({ browser }) => {
   test.setTimeout(60 * 60_000);
   const rows: string[] = [];
+  const emptyRows: string[] = [];
   const cpuRows: string[] = [];
   const placeRows: string[] = [];
+  if (EMPTY) {
+    execFileSync(
+      process.execPath,
+      [path.join(REPO, 'scripts', 'build-empty-extension.mjs'), EMPTY_BUILD],
+      { stdio: 'inherit' }
+    );
+  }
   for (const app of APPS) {
     const servers: Partial<Record<Variant, IServer>> = {};
     try {
-      servers.with = await startServer(app, 'with');
-      servers.without = await startServer(app, 'without');
-      const loads: Record<Variant, ILoad[]> = { with: [], without: [] };
+      for (const variant of VARIANTS) {
+        servers[variant] = await startServer(app, variant);
+      }
+      const loads: Record<Variant, ILoad[]> = {
+        with: [],
+        without: [],
+        empty: []
+      };
       // one load of each first, not counted: the servers' own first answers
-      for (const variant of ['with', 'without'] as const) {
+      for (const variant of VARIANTS) {
         await loadOnce(
           browser,
           app,
@@ -457,6 +497,16 @@ test('page load with and without the extension', async ({ browser }) => {
           `${(startBytes / 1000).toFixed(1)} KB | ${laterEarly} of ${LOADS} |`
       );
       console.log(rows[rows.length - 1]);
+      if (EMPTY) {
+        const emptyLoad = median(loads.empty.map(load => load.restored));
+        emptyRows.push(
+          `| ${app} | ${ms(withoutLoad)} | ${ms(emptyLoad)} | ${ms(withLoad)} | ` +
+            `${(emptyLoad / withoutLoad).toFixed(3)} | ` +
+            `${(withLoad / emptyLoad).toFixed(3)} | ` +
+            `${(withLoad / withoutLoad).toFixed(3)} |`
+        );
+        console.log(emptyRows[emptyRows.length - 1]);
+      }
       if (PROFILE) {
         const of = (
           variant: Variant,
@@ -495,12 +545,22 @@ test('page load with and without the extension', async ({ browser }) => {
   }
   const report = [
     `Page load, median of ${LOADS} loads each (fresh browser context per load,`,
-    `with and without alternating, order ${ORDER}); times from navigation start.`,
+    `the variants taking turns, order ${ORDER}); times from navigation start.`,
     '',
     '| app | load without | load with | ratio | last tool registered | restored → last tool | first → last tool | extension bytes fetched | of them before the last tool | loads with the later chunk before the last tool |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
+    ...(EMPTY
+      ? [
+          'With the empty extension (BENCH_LOAD_EMPTY=1: our name, settings schemas and style sheet, no plugin), the same loads:',
+          '',
+          '| app | load without | load empty | load with | empty / without | with / empty | with / without |',
+          '| --- | --- | --- | --- | --- | --- | --- |',
+          ...emptyRows,
+          ''
+        ]
+      : []),
     ...(PROFILE
       ? [
           'CPU until `restored` (BENCH_LOAD_PROFILE=1), median per variant:',
