@@ -35,8 +35,10 @@ import {
   closeNotebook,
   configureApp,
   createNotebook,
+  installBenchOpen,
   registerNoop,
   type IBenchModelContext,
+  type IBenchOpen,
   type IRegisteredTool,
   type WindowingMode
 } from './page';
@@ -129,6 +131,7 @@ test('reads during the first seconds: reads while the notebook is built', async 
 }) => {
   test.setTimeout(60 * 60_000);
   await page.addInitScript(recordOwnTime);
+  await installBenchOpen(page);
   const rows: string[][] = [];
   const details: string[] = [];
   for (const size of SIZES) {
@@ -140,52 +143,18 @@ test('reads during the first seconds: reads while the notebook is built', async 
     await createNotebook(page, notebookPath, size);
     const moments: IMoment[] = await page.evaluate(
       async ([target, n, due, rounds, noop, order]) => {
+        const bench = (window as unknown as { benchOpen: IBenchOpen })
+          .benchOpen;
         const context = (
           document as unknown as { modelContext: IBenchModelContext }
         ).modelContext;
-        const tools = await context.getTools();
-        const find = (name: string) => {
-          const found = tools.find(t => t.name === name);
-          if (!found) {
-            throw new Error(`${name} is not registered`);
-          }
-          return found;
-        };
-        const check = (out: string | null) => {
-          const envelope = JSON.parse(out ?? '{}') as { isError?: boolean };
-          if (envelope.isError) {
-            throw new Error(`call failed: ${out}`);
-          }
-        };
         const task = () => new Promise<void>(r => setTimeout(r, 0));
-        check(
-          await context.executeTool(find('jupyter_open_notebook'), {
-            path: target
-          })
-        );
-        const opened = performance.now();
-        const app = (
-          window as unknown as {
-            jupyterapp?: {
-              shell: { widgets(area: string): Iterable<unknown> };
-            };
-          }
-        ).jupyterapp;
-        const panel = [...(app?.shell.widgets('main') ?? [])].find(
-          widget =>
-            (widget as { context?: { path?: string } }).context?.path === target
-        ) as
-          { content: { widgets: { isPlaceholder(): boolean }[] } } | undefined;
-        const placeholders = () =>
-          panel
-            ? panel.content.widgets.filter(cell => cell.isPlaceholder()).length
-            : -1;
-        const startIndex = Math.max(0, Math.floor(n / 2) - 10);
-        const range = {
-          notebookPath: target,
-          startIndex,
-          endIndex: startIndex + 20
-        };
+        // the tools first: nothing but the reads between the open and them
+        const access = await bench.tool('jupyter_get_cell_access');
+        const cells = await bench.tool('jupyter_get_cells');
+        const empty = await bench.tool(noop);
+        const { openedAt: opened, placeholders } = await bench.open(target);
+        const range = bench.middle(target, n);
         const own = (window as unknown as IOwnWindow).benchOwn ?? {};
         const timed = async (
           tool: IRegisteredTool,
@@ -202,11 +171,8 @@ test('reads during the first seconds: reads while the notebook is built', async 
           );
           total.push(performance.now() - start);
           inside.push(own[tool.name] ?? NaN);
-          check(out);
+          bench.check(out);
         };
-        const access = find('jupyter_get_cell_access');
-        const cells = find('jupyter_get_cells');
-        const empty = find(noop);
         const result: IMoment[] = [];
         for (const seconds of due) {
           while (performance.now() - opened < seconds * 1000) {

@@ -19,10 +19,13 @@ import { expect, test } from '@playwright/test';
 import {
   DIR,
   NOOP,
+  closeNotebook,
   configureApp,
   createNotebook,
+  installBenchOpen,
   registerNoop,
   type IBenchModelContext,
+  type IBenchOpen,
   type IRegisteredTool,
   type WindowingMode
 } from './page';
@@ -54,6 +57,7 @@ interface IOpenRun {
 test('reads after open: jupyter_get_cells while the notebook is first drawn', async ({
   page
 }) => {
+  await installBenchOpen(page);
   await page.goto(`/lab/workspaces/open-${Date.now().toString(36)}`);
   await configureApp(page, WINDOWING);
   await registerNoop(page);
@@ -64,58 +68,24 @@ test('reads after open: jupyter_get_cells while the notebook is first drawn', as
     await createNotebook(page, notebookPath, size);
     const run: IOpenRun = await page.evaluate(
       async ([target, n, rounds, noop]) => {
+        const bench = (window as unknown as { benchOpen: IBenchOpen })
+          .benchOpen;
         const context = (
           document as unknown as { modelContext: IBenchModelContext }
         ).modelContext;
-        const tools = await context.getTools();
-        const find = (name: string) => {
-          const found = tools.find(t => t.name === name);
-          if (!found) {
-            throw new Error(`${name} is not registered`);
-          }
-          return found;
-        };
-        const check = (out: string | null) => {
-          const envelope = JSON.parse(out ?? '{}') as { isError?: boolean };
-          if (envelope.isError) {
-            throw new Error(`call failed: ${out}`);
-          }
-        };
         const frame = () =>
           new Promise<void>(resolve =>
             requestAnimationFrame(() => setTimeout(resolve, 0))
           );
-        const started = performance.now();
-        check(
-          await context.executeTool(find('jupyter_open_notebook'), {
-            path: target
-          })
-        );
-        const opened = performance.now();
-        const app = (
-          window as unknown as {
-            jupyterapp?: {
-              shell: { widgets(area: string): Iterable<unknown> };
-            };
-          }
-        ).jupyterapp;
-        const panel = [...(app?.shell.widgets('main') ?? [])].find(
-          widget =>
-            (widget as { context?: { path?: string } }).context?.path === target
-        ) as
-          { content: { widgets: { isPlaceholder(): boolean }[] } } | undefined;
-        const placeholders = () =>
-          panel
-            ? panel.content.widgets.filter(cell => cell.isPlaceholder()).length
-            : -1;
-        const read = find('jupyter_get_cells');
-        const empty = find(noop);
-        const startIndex = Math.max(0, Math.floor(n / 2) - 10);
-        const input = {
-          notebookPath: target,
-          startIndex,
-          endIndex: startIndex + 20
-        };
+        // the tools first: nothing but the reads between the open and them
+        const read = await bench.tool('jupyter_get_cells');
+        const empty = await bench.tool(noop);
+        const {
+          openMs,
+          openedAt: opened,
+          placeholders
+        } = await bench.open(target);
+        const input = bench.middle(target, n);
         const timed = async (tool: IRegisteredTool, args: object) => {
           await frame();
           const start = performance.now();
@@ -124,7 +94,7 @@ test('reads after open: jupyter_get_cells while the notebook is first drawn', as
             args as Record<string, unknown>
           );
           const elapsed = performance.now() - start;
-          check(out);
+          bench.check(out);
           return elapsed;
         };
         const result: IRound[] = [];
@@ -140,7 +110,7 @@ test('reads after open: jupyter_get_cells while the notebook is first drawn', as
             placeholders: building
           });
         }
-        return { openMs: opened - started, rounds: result };
+        return { openMs, rounds: result };
       },
       [notebookPath, size, ROUNDS, NOOP] as const
     );
@@ -173,28 +143,7 @@ test('reads after open: jupyter_get_cells while the notebook is first drawn', as
       ),
       ''
     );
-    await page.evaluate(async target => {
-      const app = (
-        window as unknown as {
-          jupyterapp?: { shell: { widgets(area: string): Iterable<unknown> } };
-        }
-      ).jupyterapp;
-      for (const widget of app?.shell.widgets('main') ?? []) {
-        const panel = widget as {
-          context?: { path?: string };
-          content: { model?: { dirty: boolean } };
-          sessionContext: { shutdown(): Promise<void> };
-          dispose(): void;
-        };
-        if (panel.context?.path === target) {
-          if (panel.content.model) {
-            panel.content.model.dirty = false;
-          }
-          await panel.sessionContext.shutdown();
-          panel.dispose();
-        }
-      }
-    }, notebookPath);
+    await closeNotebook(page, notebookPath);
   }
   const report = [
     '# Benchmark: reads right after a notebook opens',

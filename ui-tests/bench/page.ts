@@ -354,6 +354,87 @@ export async function closeNotebook(
   }, notebookPath);
 }
 
+/** A range of 20 cells in the middle of a notebook of `n` cells. */
+export interface IMiddleRange {
+  notebookPath: string;
+  startIndex: number;
+  endIndex: number;
+}
+
+/**
+ * What the benches that read a notebook right after opening it
+ * (open.bench.ts, early-reads.bench.ts) do in the page, as
+ * `window.benchOpen` (installed by `installBenchOpen`).
+ */
+export interface IBenchOpen {
+  /** The registered tool of that name; throws when there is none. */
+  tool(name: string): Promise<IRegisteredTool>;
+  /** Throws when a call's result is an error envelope. */
+  check(out: string | null): void;
+  /**
+   * Opens the notebook with `jupyter_open_notebook`: how long the call took,
+   * when it answered, and how many of its panel's cells JupyterLab has still
+   * to build (-1 when no panel shows it).
+   */
+  open(
+    target: string
+  ): Promise<{ openMs: number; openedAt: number; placeholders(): number }>;
+  /** The 20 cells in the middle of the notebook of `n` cells. */
+  middle(target: string, n: number): IMiddleRange;
+}
+
+/**
+ * Defines `window.benchOpen` (IBenchOpen). Runs in the page as an init
+ * script, so it uses nothing from this module but types.
+ */
+function defineBenchOpen(): void {
+  const context = () =>
+    (document as unknown as { modelContext: IBenchModelContext }).modelContext;
+  const helpers: IBenchOpen = {
+    async tool(name) {
+      const found = (await context().getTools()).find(t => t.name === name);
+      if (!found) {
+        throw new Error(`${name} is not registered`);
+      }
+      return found;
+    },
+    check(out) {
+      const envelope = JSON.parse(out ?? '{}') as { isError?: boolean };
+      if (envelope.isError) {
+        throw new Error(`call failed: ${out}`);
+      }
+    },
+    async open(target) {
+      const open = await helpers.tool('jupyter_open_notebook');
+      const started = performance.now();
+      helpers.check(await context().executeTool(open, { path: target }));
+      const openedAt = performance.now();
+      const app = (window as unknown as IBenchWindow).jupyterapp;
+      const panel = [...(app?.shell.widgets('main') ?? [])].find(
+        widget => (widget as NotebookPanel).context?.path === target
+      ) as NotebookPanel | undefined;
+      return {
+        openMs: openedAt - started,
+        openedAt,
+        placeholders: () =>
+          panel
+            ? panel.content.widgets.filter(cell => cell.isPlaceholder()).length
+            : -1
+      };
+    },
+    middle(target, n) {
+      const startIndex = Math.max(0, Math.floor(n / 2) - 10);
+      return { notebookPath: target, startIndex, endIndex: startIndex + 20 };
+    }
+  };
+  (window as unknown as { benchOpen: IBenchOpen }).benchOpen = helpers;
+}
+
+/** Gives every page of the test `window.benchOpen` (call before `goto`). */
+export async function installBenchOpen(page: Page): Promise<void> {
+  await page.addInitScript(defineBenchOpen);
+}
+
 /** One tool call to time: a tool and its input. */
 export interface ICall {
   tool: string;
