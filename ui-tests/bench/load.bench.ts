@@ -13,7 +13,8 @@
  * alternate, BENCH_LOADS (default 10) of each per app. BENCH_LOAD_APPS
  * (default "lab,notebook,lite") picks the apps; lite serves the site
  * start.py chooses (UI_TESTS_LITE_REBUILD=1 rebuilds it with this checkout's
- * build first). Prints medians and ratios to .bench/load-results.md;
+ * build first). Prints medians and ratios, each ratio with its 95%
+ * interval (a bootstrap of the loads), to .bench/load-results.md;
  * informational only: nothing fails on a timing.
  *
  * BENCH_LOAD_PROFILE=1 also samples the CPU of each counted load (Chrome's
@@ -46,7 +47,7 @@ import path from 'node:path';
 import { type Browser, test } from '@playwright/test';
 
 import { IMPLEMENTED } from '../implemented';
-import { median } from './stats';
+import { median, ratioInterval } from './stats';
 
 const UI_TESTS = path.resolve(__dirname, '..');
 const REPO = path.resolve(UI_TESTS, '..');
@@ -185,6 +186,13 @@ async function stopServer(server: IServer): Promise<void> {
 /** What one load measured, in milliseconds since navigation start. */
 interface ILoad {
   restored: number;
+  /** When the app object was created (`window.jupyterapp` set). */
+  created: number;
+  /**
+   * When the last of the extension's files requested before the app was
+   * created arrived (null without the extension): the app waits for them.
+   */
+  filesBeforeApp: number | null;
   /** When the first and the last of our tools' registrations settled (with only). */
   firstTool: number | null;
   lastTool: number | null;
@@ -284,6 +292,7 @@ function cpuShare(profile: IProfile): ICpuShare {
 function instrument(): void {
   const bench = {
     restored: undefined as number | undefined,
+    created: undefined as number | undefined,
     registered: [] as { name: string; at: number }[]
   };
   (window as unknown as { __loadBench: typeof bench }).__loadBench = bench;
@@ -293,6 +302,7 @@ function instrument(): void {
     get: () => app,
     set: value => {
       app = value;
+      bench.created ??= performance.now();
       void value.restored.then(() => {
         bench.restored = performance.now();
         if (
@@ -392,6 +402,7 @@ async function loadOnce(
         window as unknown as {
           __loadBench: {
             restored: number;
+            created: number;
             registered: { name: string; at: number }[];
           };
         }
@@ -410,8 +421,13 @@ async function loadOnce(
       const beforeTools = files.filter(
         entry => lastTool !== null && entry.responseEnd <= lastTool
       );
+      const beforeApp = files.filter(entry => entry.startTime < bench.created);
       return {
         restored: bench.restored,
+        created: bench.created,
+        filesBeforeApp: beforeApp.length
+          ? Math.max(...beforeApp.map(entry => entry.responseEnd))
+          : null,
         firstTool: ours.length
           ? Math.min(...ours.map(entry => entry.at))
           : null,
@@ -430,6 +446,17 @@ async function loadOnce(
 }
 
 const ms = (value: number) => `${value.toFixed(0)} ms`;
+
+/**
+ * The ratio of the two variants' median loads and its 95% interval (the
+ * percentile bootstrap of ratioInterval): "1.031 (1.012-1.049)".
+ */
+function ratioOf(a: ILoad[], b: ILoad[]): string {
+  const times = (loads: ILoad[]) => loads.map(load => load.restored);
+  const [low, high] = ratioInterval(times(a), times(b));
+  const ratio = median(times(a)) / median(times(b));
+  return `${ratio.toFixed(3)} (${low.toFixed(3)}-${high.toFixed(3)})`;
+}
 
 test('page load with and without the extension', async ({ browser }) => {
   test.setTimeout(60 * 60_000);
@@ -492,18 +519,24 @@ test('page load with and without the extension', async ({ browser }) => {
       ).length;
       rows.push(
         `| ${app} | ${ms(withoutLoad)} | ${ms(withLoad)} | ` +
-          `${(withLoad / withoutLoad).toFixed(3)} | ${ms(tools)} | ` +
+          `${ratioOf(loads.with, loads.without)} | ${ms(tools)} | ` +
           `${ms(toTools)} | ${ms(spread)} | ${(bytes / 1000).toFixed(1)} KB | ` +
           `${(startBytes / 1000).toFixed(1)} KB | ${laterEarly} of ${LOADS} |`
       );
       console.log(rows[rows.length - 1]);
       if (EMPTY) {
         const emptyLoad = median(loads.empty.map(load => load.restored));
+        const created = (variant: Variant) =>
+          ms(median(loads[variant].map(load => load.created)));
+        const files = (variant: Variant) =>
+          ms(median(loads[variant].map(load => load.filesBeforeApp ?? NaN)));
         emptyRows.push(
           `| ${app} | ${ms(withoutLoad)} | ${ms(emptyLoad)} | ${ms(withLoad)} | ` +
-            `${(emptyLoad / withoutLoad).toFixed(3)} | ` +
-            `${(withLoad / emptyLoad).toFixed(3)} | ` +
-            `${(withLoad / withoutLoad).toFixed(3)} |`
+            `${ratioOf(loads.empty, loads.without)} | ` +
+            `${ratioOf(loads.with, loads.empty)} | ` +
+            `${ratioOf(loads.with, loads.without)} | ` +
+            `${created('without')} / ${created('empty')} / ${created('with')} | ` +
+            `${files('empty')} / ${files('with')} |`
         );
         console.log(emptyRows[emptyRows.length - 1]);
       }
@@ -547,7 +580,7 @@ test('page load with and without the extension', async ({ browser }) => {
     `Page load, median of ${LOADS} loads each (fresh browser context per load,`,
     `the variants taking turns, order ${ORDER}); times from navigation start.`,
     '',
-    '| app | load without | load with | ratio | last tool registered | restored → last tool | first → last tool | extension bytes fetched | of them before the last tool | loads with the later chunk before the last tool |',
+    '| app | load without | load with | ratio (95% interval) | last tool registered | restored → last tool | first → last tool | extension bytes fetched | of them before the last tool | loads with the later chunk before the last tool |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
@@ -555,8 +588,8 @@ test('page load with and without the extension', async ({ browser }) => {
       ? [
           'With the empty extension (BENCH_LOAD_EMPTY=1: our name, settings schemas and style sheet, no plugin), the same loads:',
           '',
-          '| app | load without | load empty | load with | empty / without | with / empty | with / without |',
-          '| --- | --- | --- | --- | --- | --- | --- |',
+          '| app | load without | load empty | load with | empty / without | with / empty | with / without | app created: without / empty / with | our files before it arrived: empty / with |',
+          '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
           ...emptyRows,
           ''
         ]
