@@ -24,6 +24,15 @@ if (!out) {
   process.exit(2);
 }
 const outDir = path.resolve(out);
+// OUT_DIR is emptied first: it must lie outside this checkout (not the
+// real build's folder) and must not hold it
+const inside = (parent, child) =>
+  !path.relative(parent, child).startsWith('..') &&
+  !path.isAbsolute(path.relative(parent, child));
+if (inside(repo, outDir) || inside(outDir, repo)) {
+  console.error(`OUT_DIR ${outDir} must lie outside this checkout (${repo})`);
+  process.exit(2);
+}
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'jlwebmcp-empty-'));
 try {
   const pkg = JSON.parse(
