@@ -179,10 +179,8 @@ async function byHandLoop(
           modelContext: IBenchModelContext<IByHandInput>;
         }
       ).modelContext;
-      const tool = (await context.getTools()).find(t => t.name === name);
-      if (!tool) {
-        throw new Error(`${name} is not registered`);
-      }
+      const helpers = (window as unknown as IBenchWindow).benchHelpers!;
+      const tool = await helpers.tool(name);
       const atRest = (window as unknown as IBenchWindow).benchAtRest!;
       const call = async (input: Record<string, unknown>) => {
         await atRest();
@@ -286,16 +284,9 @@ export async function measureInsertDelete(
           modelContext: IBenchModelContext<IByHandInput>;
         }
       ).modelContext;
-      const tools = await context.getTools();
-      const find = (name: string) => {
-        const found = tools.find(t => t.name === name);
-        if (!found) {
-          throw new Error(`${name} is not registered`);
-        }
-        return found;
-      };
-      const insertTool = find('jupyter_insert_cell');
-      const deleteTool = find('jupyter_delete_cell');
+      const { tool } = (window as unknown as IBenchWindow).benchHelpers!;
+      const insertTool = await tool('jupyter_insert_cell');
+      const deleteTool = await tool('jupyter_delete_cell');
       const atRest = (window as unknown as IBenchWindow).benchAtRest!;
       const call = async (
         tool: IRegisteredTool,

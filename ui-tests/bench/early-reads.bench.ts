@@ -35,10 +35,9 @@ import {
   closeNotebook,
   configureApp,
   createNotebook,
-  installBenchOpen,
   registerNoop,
   type IBenchModelContext,
-  type IBenchOpen,
+  type IBenchWindow,
   type IRegisteredTool,
   type WindowingMode
 } from './page';
@@ -131,7 +130,6 @@ test('reads during the first seconds: reads while the notebook is built', async 
 }) => {
   test.setTimeout(60 * 60_000);
   await page.addInitScript(recordOwnTime);
-  await installBenchOpen(page);
   const rows: string[][] = [];
   const details: string[] = [];
   for (const size of SIZES) {
@@ -143,8 +141,7 @@ test('reads during the first seconds: reads while the notebook is built', async 
     await createNotebook(page, notebookPath, size);
     const moments: IMoment[] = await page.evaluate(
       async ([target, n, due, rounds, noop, order]) => {
-        const bench = (window as unknown as { benchOpen: IBenchOpen })
-          .benchOpen;
+        const bench = (window as unknown as IBenchWindow).benchHelpers!;
         const context = (
           document as unknown as { modelContext: IBenchModelContext }
         ).modelContext;

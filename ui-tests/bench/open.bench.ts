@@ -22,10 +22,9 @@ import {
   closeNotebook,
   configureApp,
   createNotebook,
-  installBenchOpen,
   registerNoop,
   type IBenchModelContext,
-  type IBenchOpen,
+  type IBenchWindow,
   type IRegisteredTool,
   type WindowingMode
 } from './page';
@@ -57,7 +56,6 @@ interface IOpenRun {
 test('reads after open: jupyter_get_cells while the notebook is first drawn', async ({
   page
 }) => {
-  await installBenchOpen(page);
   await page.goto(`/lab/workspaces/open-${Date.now().toString(36)}`);
   await configureApp(page, WINDOWING);
   await registerNoop(page);
@@ -68,8 +66,7 @@ test('reads after open: jupyter_get_cells while the notebook is first drawn', as
     await createNotebook(page, notebookPath, size);
     const run: IOpenRun = await page.evaluate(
       async ([target, n, rounds, noop]) => {
-        const bench = (window as unknown as { benchOpen: IBenchOpen })
-          .benchOpen;
+        const bench = (window as unknown as IBenchWindow).benchHelpers!;
         const context = (
           document as unknown as { modelContext: IBenchModelContext }
         ).modelContext;

@@ -60,6 +60,8 @@ export interface IBenchWindow {
   benchNoop?: AbortController;
   /** Resolves once the page is at rest (installed by appReady). */
   benchAtRest?: () => Promise<void>;
+  /** Finding tools, checking results, opening notebooks (appReady). */
+  benchHelpers?: IBenchHelpers;
 }
 
 /** The page's app, started and restored, with our tools registered. */
@@ -87,7 +89,7 @@ export async function appReady(page: Page): Promise<{ version: string }> {
     null,
     { timeout: 120_000, polling: 200 }
   );
-  return page.evaluate(() => {
+  const ready = await page.evaluate(() => {
     const win = window as unknown as IBenchWindow;
     // Two frames, then a task: the first frame draws what the last call
     // changed, the second is one of a page at rest, so each timed call
@@ -103,6 +105,8 @@ export async function appReady(page: Page): Promise<{ version: string }> {
       );
     return { version: win.jupyterapp?.version ?? '?' };
   });
+  await page.evaluate(defineBenchHelpers);
+  return ready;
 }
 
 /** How JupyterLab lays out a notebook's cells (its windowingMode setting). */
@@ -362,11 +366,10 @@ export interface IMiddleRange {
 }
 
 /**
- * What the benches that read a notebook right after opening it
- * (open.bench.ts, early-reads.bench.ts) do in the page, as
- * `window.benchOpen` (installed by `installBenchOpen`).
+ * What the benches do in the page beside their timed calls, as
+ * `window.benchHelpers` (installed by appReady with `benchAtRest`).
  */
-export interface IBenchOpen {
+export interface IBenchHelpers {
   /** The registered tool of that name; throws when there is none. */
   tool(name: string): Promise<IRegisteredTool>;
   /** Throws when a call's result is an error envelope. */
@@ -384,13 +387,13 @@ export interface IBenchOpen {
 }
 
 /**
- * Defines `window.benchOpen` (IBenchOpen). Runs in the page as an init
- * script, so it uses nothing from this module but types.
+ * Defines `window.benchHelpers` (IBenchHelpers). Runs in the page, so it
+ * uses nothing from this module but types.
  */
-function defineBenchOpen(): void {
+function defineBenchHelpers(): void {
   const context = () =>
     (document as unknown as { modelContext: IBenchModelContext }).modelContext;
-  const helpers: IBenchOpen = {
+  const helpers: IBenchHelpers = {
     async tool(name) {
       const found = (await context().getTools()).find(t => t.name === name);
       if (!found) {
@@ -427,12 +430,7 @@ function defineBenchOpen(): void {
       return { notebookPath: target, startIndex, endIndex: startIndex + 20 };
     }
   };
-  (window as unknown as { benchOpen: IBenchOpen }).benchOpen = helpers;
-}
-
-/** Gives every page of the test `window.benchOpen` (call before `goto`). */
-export async function installBenchOpen(page: Page): Promise<void> {
-  await page.addInitScript(defineBenchOpen);
+  (window as unknown as IBenchWindow).benchHelpers = helpers;
 }
 
 /** One tool call to time: a tool and its input. */
@@ -458,14 +456,8 @@ export async function measureCalls(
       const context = (
         document as unknown as { modelContext: IBenchModelContext }
       ).modelContext;
-      const tools = await context.getTools();
-      const registered = list.map(call => {
-        const found = tools.find(t => t.name === call.tool);
-        if (!found) {
-          throw new Error(`${call.tool} is not registered`);
-        }
-        return found;
-      });
+      const { tool } = (window as unknown as IBenchWindow).benchHelpers!;
+      const registered = await Promise.all(list.map(call => tool(call.tool)));
       const atRest = (window as unknown as IBenchWindow).benchAtRest!;
       const times: number[][] = list.map(() => []);
       const texts: string[] = list.map(() => '');
@@ -521,14 +513,7 @@ export async function measureUpdate(
       const context = (
         document as unknown as { modelContext: IBenchModelContext }
       ).modelContext;
-      const tools = await context.getTools();
-      const find = (name: string) => {
-        const found = tools.find(t => t.name === name);
-        if (!found) {
-          throw new Error(`${name} is not registered`);
-        }
-        return found;
-      };
+      const { tool: find } = (window as unknown as IBenchWindow).benchHelpers!;
       const parse = (out: string | null) => {
         const envelope = JSON.parse(out ?? '{}') as {
           isError?: boolean;
@@ -544,14 +529,14 @@ export async function measureUpdate(
         };
       };
       const read = parse(
-        await context.executeTool(find('jupyter_get_cells'), {
+        await context.executeTool(await find('jupyter_get_cells'), {
           notebookPath: target,
           cellIds: [id],
           includeSource: false
         })
       );
       let hash = read.cells?.[0]?.sourceHash ?? '';
-      const update = find('jupyter_update_cell');
+      const update = await find('jupyter_update_cell');
       const sources = [
         'result = compute(alpha=0.1)\nresult',
         'result = compute(alpha=0.2)\nresult'
