@@ -1,8 +1,10 @@
 /**
- * Review threads as the agent sees them: the seven comment tools
+ * Review threads as the agent sees them: what the seven comment tools
  * (`jupyter_list_comments`, `jupyter_get_comment`, `jupyter_create_comment`,
  * `jupyter_reply_comment`, `jupyter_resolve_comment`,
- * `jupyter_reopen_comment`, `jupyter_focus_comment`).
+ * `jupyter_reopen_comment`, `jupyter_focus_comment`) share, and
+ * `jupyter_focus_comment` itself; the reads are in ./thread-read-tools.ts,
+ * the writes in ./thread-write-tools.ts.
  *
  * Notebooks are resolved like the cell tools do (reads of a notebook that is
  * not open read its file; writes act on the live model). Threads are read and
@@ -17,56 +19,24 @@ import type { ISharedNotebook } from '@jupyter/ydoc';
 import { assertCellAccessible } from '../access/guard';
 import { isHidden } from '../access/policy';
 import { ToolError } from '../common/errors';
-import { restoreWithheld } from '../common/secrets';
-import { boundChars, boundUtf8, utf8Length } from '../common/text';
-import { LIMITS } from '../limits';
+import { anchorStatus as anchorStatusOf, type IAnchorStatus } from './anchors';
 import {
-  anchorStatus as anchorStatusOf,
-  type IAnchorStatus,
-  outputAnchor,
-  outputAt,
-  outputCount,
-  rangeOfText,
-  sourceRangeAnchor
-} from './anchors';
-import {
-  AGENT_AUTHOR,
   cappedThread,
-  type AnchorKind,
-  type IMessageAuthor,
-  type IReviewCounts,
   type IReviewThread,
-  type ISourcePosition,
-  type IThreadAnchor,
-  type ThreadStatus
+  type IThreadAnchor
 } from './storage';
-import { commentBodyOverflow } from './format';
 import { type IReviewStore } from '../tokens';
 import { type ICallTrace, NO_CALL } from '../jupyter/call';
 import { cellAccess } from '../access/read';
-import { boundCommentResult } from './tools-bounds';
-import { cellSnapshot, findCell, type ICellSnapshot } from '../jupyter/cells';
-import { focusContext } from '../jupyter/focus';
 import { type IJupyterEnvironment } from '../jupyter/environment';
 import { cellIndexOf } from '../jupyter/model-index';
 import { focusCell } from '../jupyter/navigate';
 import {
   type PartsFilter,
-  secretFilter,
   secretPartsFilter,
   SHOW_PARTS
 } from '../jupyter/secrets';
-import {
-  type INotebookInfo,
-  type IResolvedNotebook,
-  type NotebookResolver
-} from '../jupyter/notebook';
-
-/** A range of a cell's source, in zero-based lines and UTF-16 columns. */
-export interface ISourceSelection {
-  start: ISourcePosition;
-  end: ISourcePosition;
-}
+import { type INotebookInfo, type NotebookResolver } from '../jupyter/notebook';
 
 /** What the comment tools need: notebooks, threads, and (to focus) the app. */
 export interface IReviewServices {
@@ -95,59 +65,13 @@ export function commentNotFoundError(threadId: string): ToolError {
 }
 
 // ---------------------------------------------------------------------------
-// Arguments
-
-/** Refuse a message that is blank or over its byte bound; never cut it. */
-function assertMessage(body: string, key: string): void {
-  if (body.trim() === '') {
-    throw new ToolError(
-      'INVALID_ARGUMENT',
-      `Invalid argument "${key}": it is empty or blank.`,
-      { key }
-    );
-  }
-  assertCommentBody(body, key);
-}
-
-/** Refuse a message over the comment-body bound; never cut it. */
-function assertCommentBody(body: string, key: string): void {
-  const bytes = commentBodyOverflow(body);
-  if (bytes !== null) {
-    throw overBound(key, bytes, LIMITS.MAX_COMMENT_BODY_BYTES);
-  }
-}
-
-function assertBytes(text: string, key: string, max: number): void {
-  const bytes = utf8Length(text);
-  if (bytes > max) {
-    throw overBound(key, bytes, max);
-  }
-}
-
-function overBound(key: string, bytes: number, max: number): ToolError {
-  return new ToolError(
-    'INVALID_ARGUMENT',
-    `Invalid argument "${key}": ${bytes} bytes of UTF-8, more than the ${max} allowed. Nothing was written.`,
-    { key, bytes }
-  );
-}
-
-function invalidAnchor(key: string, message: string): ToolError {
-  return new ToolError(
-    'INVALID_ARGUMENT',
-    `Invalid argument "${key}": ${message}`,
-    { key }
-  );
-}
-
-// ---------------------------------------------------------------------------
 // Threads as the agent may see them
 
 /**
  * Where a thread's anchor stands now, its cell found through the model's
  * index rather than a scan of every cell (a list reads up to 50 threads).
  */
-function anchorStatus(
+export function anchorStatus(
   model: ISharedNotebook,
   thread: IReviewThread,
   parts: PartsFilter
@@ -161,7 +85,7 @@ function anchorStatus(
 }
 
 /** A thread the agent may see, with its anchored cell's place now. */
-interface IVisibleThread {
+export interface IVisibleThread {
   thread: IReviewThread;
   /** The anchored cell's index, or -1 when it no longer exists. */
   cellIndex: number;
@@ -173,7 +97,7 @@ interface IVisibleThread {
  * CELL_ACCESS_DENIED (through the guard). A thread whose cell is gone is
  * found: it still exists, with an orphaned anchor.
  */
-function findThread(
+export function findThread(
   review: IReviewStore,
   model: ISharedNotebook,
   threadId: string,
@@ -196,7 +120,7 @@ function findThread(
   return { thread, cellIndex };
 }
 
-function capped(
+export function capped(
   notebookPath: string,
   thread: IReviewThread,
   parts: PartsFilter
@@ -214,7 +138,7 @@ function capped(
  * selected text and suffix, looked at as one text). A new object: what the
  * store returns is shared and frozen.
  */
-function withheldAnchor(
+export function withheldAnchor(
   anchor: IThreadAnchor,
   parts: PartsFilter,
   shown?: readonly number[]
@@ -236,7 +160,7 @@ function withheldAnchor(
   return withheld;
 }
 
-function reportAnchoredCell(
+export function reportAnchoredCell(
   call: ICallTrace,
   notebookPath: string,
   found: IVisibleThread,
@@ -247,211 +171,8 @@ function reportAnchoredCell(
   }
 }
 
-/** Run `use` on a resolved notebook, then release what resolution made. */
-async function withNotebook<T>(
-  notebook: IResolvedNotebook,
-  use: (notebook: IResolvedNotebook) => T
-): Promise<T> {
-  try {
-    return use(notebook);
-  } finally {
-    notebook.release();
-  }
-}
-
 // ---------------------------------------------------------------------------
-// jupyter_list_comments
-
-/** Arguments of `jupyter_list_comments` (defaults filled by the schema). */
-export interface IListCommentsArgs {
-  notebookPath?: string | null;
-  status?: ThreadStatus | 'all';
-  scope?: 'notebook' | 'current-cell';
-  limit?: number;
-}
-
-/** One thread of a list. */
-export interface IThreadSummary {
-  threadId: string;
-  status: ThreadStatus;
-  createdAt: string;
-  updatedAt: string;
-  messageCount: number;
-  anchor: {
-    kind: AnchorKind;
-    cellId: string;
-    cellIndex: number | null;
-    selectedText?: string;
-    outputIndex?: number;
-    state: IAnchorStatus['state'];
-    outputChanged?: boolean;
-  };
-  lastMessage: {
-    author: IMessageAuthor;
-    createdAt: string;
-    body: string;
-  } | null;
-}
-
-/** What `jupyter_list_comments` returns. */
-export interface IListCommentsResult {
-  notebookPath: string;
-  counts: IReviewCounts;
-  threads: IThreadSummary[];
-  truncated: boolean;
-  omittedCount: number;
-}
-
-/**
- * The bytes a list may fill: just under the result bound, so a long list
- * stops cleanly at a whole thread instead of being cut by the envelope.
- */
-const LIST_BUDGET_BYTES = LIMITS.MAX_TOTAL_RESULT_BYTES - 2 * 1024;
-
-function summary(
-  model: ISharedNotebook,
-  thread: IReviewThread,
-  parts: PartsFilter
-): IThreadSummary {
-  // only the anchor's place is shown here, never its text
-  const status = anchorStatus(model, thread, SHOW_PARTS);
-  const anchor: IThreadSummary['anchor'] = {
-    kind: thread.anchor.kind,
-    cellId: thread.anchor.cellId,
-    cellIndex: status.cellIndex,
-    state: status.state
-  };
-  if (
-    thread.anchor.kind === 'source-range' &&
-    thread.anchor.selectedText !== undefined
-  ) {
-    anchor.selectedText = boundUtf8(
-      // a summary shows the selected text only
-      withheldAnchor(thread.anchor, parts, [1]).selectedText ?? '',
-      LIMITS.MAX_SELECTED_TEXT_BYTES
-    ).text;
-  }
-  if (thread.anchor.kind === 'output') {
-    anchor.outputIndex = status.outputIndex ?? thread.anchor.outputIndex ?? 0;
-    if (status.outputChanged !== undefined) {
-      anchor.outputChanged = status.outputChanged;
-    }
-  }
-  const last = thread.messages[thread.messages.length - 1];
-  return {
-    threadId: thread.id,
-    status: thread.status,
-    createdAt: thread.createdAt,
-    updatedAt: thread.updatedAt,
-    messageCount: thread.messages.length,
-    anchor,
-    lastMessage: last
-      ? {
-          author: {
-            kind: last.author.kind,
-            name: boundChars(last.author.name, LIMITS.MAX_PREVIEW_CHARS).text
-          },
-          createdAt: last.createdAt,
-          body: boundChars(last.body, LIMITS.MAX_PREVIEW_CHARS).text
-        }
-      : null
-  };
-}
-
-/** A creation time to sort by: unreadable times sort last. */
-function createdTime(thread: IReviewThread): number {
-  const time = Date.parse(thread.createdAt);
-  return Number.isNaN(time) ? -Infinity : time;
-}
-
-/** The active cell the agent can see in a notebook, or null. */
-function visibleActiveCellId(notebook: IResolvedNotebook): string | null {
-  return notebook.panel ? focusContext(notebook.panel).activeCellId : null;
-}
-
-function noActiveCellError(path: string): ToolError {
-  return new ToolError(
-    'NO_ACTIVE_NOTEBOOK',
-    `No cell is active in "${path}", so there is no current cell to list threads for. Pass scope "notebook", or select a cell first.`,
-    { path }
-  );
-}
-
-/**
- * List the threads of a notebook the agent may see, newest-created first,
- * with each anchor's state computed against the notebook as it is now.
- */
-export async function listComments(
-  services: IReviewServices,
-  args: IListCommentsArgs,
-  call: ICallTrace = NO_CALL
-): Promise<IListCommentsResult> {
-  const notebook = await services.resolver.resolveNotebook(args.notebookPath);
-  return withNotebook(notebook, ({ model, path }) => {
-    const status = args.status ?? 'open';
-    const parts = secretPartsFilter(services.resolver, model, call);
-    const limit = Math.min(
-      args.limit ?? LIMITS.MAX_COMMENTS_RETURNED,
-      LIMITS.MAX_COMMENTS_RETURNED
-    );
-    let cellId: string | null = null;
-    if (args.scope === 'current-cell') {
-      cellId = visibleActiveCellId(notebook);
-      if (cellId === null) {
-        throw noActiveCellError(path);
-      }
-    }
-    const visible = services.review.threads(model);
-    const matching = visible
-      .map((thread, order) => ({ thread, order, time: createdTime(thread) }))
-      .filter(
-        ({ thread }) =>
-          (status === 'all' || thread.status === status) &&
-          (cellId === null || thread.anchor.cellId === cellId)
-      )
-      // newest first; of two created at once, the later stored first (each
-      // time parsed once, not once per comparison)
-      .sort((a, b) => b.time - a.time || b.order - a.order);
-    const result: IListCommentsResult = {
-      notebookPath: path,
-      counts: services.review.counts(model),
-      threads: [],
-      truncated: false,
-      omittedCount: 0
-    };
-    const items = matching
-      .slice(0, limit)
-      .map(({ thread }) => summary(model, thread, parts));
-    const settle = (kept: IThreadSummary[]) => {
-      result.threads = kept;
-      result.omittedCount = matching.length - kept.length;
-      result.truncated = result.omittedCount > 0;
-      return result;
-    };
-    // Most lists fit: measured once, whole (the envelope serializes it
-    // again). Else they are kept item by item while they fit.
-    if (utf8Length(JSON.stringify(settle(items))) <= LIST_BUDGET_BYTES) {
-      return result;
-    }
-    let bytes = utf8Length(
-      JSON.stringify({ ...settle([]), omittedCount: matching.length })
-    );
-    const kept: IThreadSummary[] = [];
-    for (const item of items) {
-      // the item, and the comma before it
-      const size = utf8Length(JSON.stringify(item)) + 1;
-      if (bytes + size > LIST_BUDGET_BYTES) {
-        break;
-      }
-      bytes += size;
-      kept.push(item);
-    }
-    return settle(kept);
-  });
-}
-
-// ---------------------------------------------------------------------------
-// jupyter_get_comment
+// A thread named by its id
 
 /** Arguments naming one thread. */
 export interface IThreadArgs {
@@ -459,307 +180,11 @@ export interface IThreadArgs {
   threadId: string;
 }
 
-/** What `jupyter_get_comment` returns. */
-export interface IGetCommentResult extends ICappedThreadResult {
-  anchorStatus: IAnchorStatus;
-  context: { cell?: ICellSnapshot };
-  hiddenCellCount: 0;
-}
-
-/**
- * Read one thread: its messages (capped), where its anchor points now, and
- * the anchored cell as it is now (with outputs for an output anchor), all
- * within the whole result bound (see boundCommentResult).
- */
-export async function getComment(
-  services: IReviewServices,
-  args: IThreadArgs,
-  call: ICallTrace = NO_CALL
-): Promise<IGetCommentResult> {
-  const notebook = await services.resolver.resolveNotebook(args.notebookPath);
-  return withNotebook(notebook, ({ model, path }) => {
-    const found = findThread(services.review, model, args.threadId, 'read');
-    reportAnchoredCell(call, path, found, 'reading');
-    const context: { cell?: ICellSnapshot } = {};
-    if (found.cellIndex >= 0) {
-      context.cell = cellSnapshot(
-        model.cells[found.cellIndex],
-        found.cellIndex,
-        {
-          includeSource: true,
-          includeOutputs: found.thread.anchor.kind === 'output',
-          filter: secretFilter(services.resolver, model, call)
-        }
-      );
-    }
-    const result: IGetCommentResult = {
-      ...capped(
-        path,
-        found.thread,
-        secretPartsFilter(services.resolver, model, call)
-      ),
-      anchorStatus: anchorStatus(
-        model,
-        found.thread,
-        secretPartsFilter(services.resolver, model, call)
-      ),
-      context,
-      hiddenCellCount: 0
-    };
-    return boundCommentResult(result, found.thread);
-  });
-}
-
-// ---------------------------------------------------------------------------
-// jupyter_create_comment
-
-/** The anchor `jupyter_create_comment` is given. */
-export interface ICreateAnchorArgs {
-  kind: AnchorKind;
-  cellId: string;
-  selection?: ISourceSelection;
-  text?: string;
-  outputIndex?: number;
-}
-
-/** Arguments of `jupyter_create_comment`. */
-export interface ICreateCommentArgs {
-  notebookPath?: string | null;
-  anchor: ICreateAnchorArgs;
-  message: string;
-}
-
-/** What `jupyter_create_comment` returns. */
-export interface ICreateCommentResult extends ICappedThreadResult {
-  counts: IReviewCounts;
-}
-
-/**
- * Check what an anchor asks for, before any notebook is read: a field that
- * applies to another kind is refused rather than ignored, so an agent never
- * believes a comment is attached to text it is not attached to.
- */
-function checkAnchorArgs(anchor: ICreateAnchorArgs): void {
-  const { kind } = anchor;
-  if (kind !== 'source-range') {
-    for (const key of ['text', 'selection'] as const) {
-      if (anchor[key] !== undefined) {
-        throw invalidAnchor(
-          `anchor.${key}`,
-          `it applies to "source-range" anchors only, not "${kind}".`
-        );
-      }
-    }
-  }
-  if (kind !== 'output' && anchor.outputIndex !== undefined) {
-    throw invalidAnchor(
-      'anchor.outputIndex',
-      `it applies to "output" anchors only, not "${kind}".`
-    );
-  }
-  if (kind === 'source-range') {
-    const hasText = anchor.text !== undefined;
-    const hasSelection = anchor.selection !== undefined;
-    if (hasText === hasSelection) {
-      throw invalidAnchor(
-        'anchor',
-        hasText
-          ? 'give a "source-range" anchor either text or selection, not both.'
-          : 'a "source-range" anchor needs text (an exact substring of the cell source) or selection.'
-      );
-    }
-    if (hasText) {
-      if (anchor.text === '') {
-        throw invalidAnchor('anchor.text', 'it is empty.');
-      }
-      assertBytes(anchor.text!, 'anchor.text', LIMITS.MAX_SELECTED_TEXT_BYTES);
-    }
-  }
-}
-
-function anchorStaleError(
+export function anchorStaleError(
   message: string,
   details: Record<string, unknown>
 ): ToolError {
   return new ToolError('COMMENT_ANCHOR_STALE', message, details);
-}
-
-/**
- * The anchor to store for a cell's current state: a source range with its
- * text and context captured from the live source, or an output that exists.
- */
-function liveAnchor(
-  model: ISharedNotebook,
-  index: number,
-  args: ICreateAnchorArgs
-): IThreadAnchor {
-  const cell = model.cells[index];
-  const cellId = args.cellId;
-  if (args.kind === 'cell') {
-    return { kind: 'cell', cellId };
-  }
-  if (args.kind === 'source-range') {
-    const source = cell.getSource();
-    let range: ISourceSelection | null = args.selection ?? null;
-    if (args.text !== undefined) {
-      // text the agent read with secrets withheld: their placeholders
-      // stand for the values in the source
-      range = rangeOfText(source, restoreWithheld(source, args.text));
-      if (!range) {
-        throw anchorStaleError(
-          `The text given as anchor.text is not in the current source of cell "${cellId}". Read the cell again and pass an exact substring of it.`,
-          { cellId, reason: 'text-not-found' }
-        );
-      }
-    }
-    const anchor = range ? sourceRangeAnchor(cellId, source, range) : null;
-    if (!anchor) {
-      throw anchorStaleError(
-        `The selection does not hold text of the current source of cell "${cellId}". Read the cell again and pass a non-empty range within its source.`,
-        { cellId, reason: 'selection-invalid' }
-      );
-    }
-    return anchor;
-  }
-  const outputIndex = args.outputIndex ?? 0;
-  const output = outputAt(cell, outputIndex);
-  if (output === undefined) {
-    const count = outputCount(cell);
-    throw anchorStaleError(
-      `Cell "${cellId}" has no output ${outputIndex} (it has ${count}). Run it first, or attach the comment to the cell.`,
-      { cellId, outputIndex, outputCount: count }
-    );
-  }
-  return outputAnchor(cellId, outputIndex, output);
-}
-
-/**
- * Create a thread, authored by the agent, on a cell the agent may write:
- * the whole cell, a range of its source (found from `text` or given as
- * `selection`), or one of its outputs.
- */
-export async function createComment(
-  services: IReviewServices,
-  args: ICreateCommentArgs,
-  call: ICallTrace = NO_CALL
-): Promise<ICreateCommentResult> {
-  checkAnchorArgs(args.anchor);
-  assertMessage(args.message, 'message');
-  const anchorIn = (model: ISharedNotebook) =>
-    liveAnchor(
-      model,
-      findCell(model, args.anchor.cellId, 'write').index,
-      args.anchor
-    );
-  const { model, path } = await services.resolver.resolveLive(
-    args.notebookPath,
-    'write',
-    anchorIn
-  );
-  const anchor = anchorIn(model);
-  const thread = services.review.createThread(model, {
-    anchor,
-    body: args.message,
-    author: AGENT_AUTHOR
-  });
-  call.reportCell(path, args.anchor.cellId, 'editing');
-  return {
-    ...capped(path, thread, secretPartsFilter(services.resolver, model, call)),
-    counts: services.review.counts(model)
-  };
-}
-
-// ---------------------------------------------------------------------------
-// jupyter_reply_comment, jupyter_resolve_comment, jupyter_reopen_comment
-
-/** Arguments of `jupyter_reply_comment`. */
-export interface IReplyCommentArgs extends IThreadArgs {
-  message: string;
-}
-
-/** Arguments of `jupyter_resolve_comment`. */
-export interface IResolveCommentArgs extends IThreadArgs {
-  resolutionMessage?: string | null;
-}
-
-/**
- * Find a thread the agent may change in the live notebook it names, and
- * report its cell as being edited.
- */
-async function writableThread(
-  services: IReviewServices,
-  args: IThreadArgs,
-  call: ICallTrace
-): Promise<{ model: ISharedNotebook; path: string; thread: IReviewThread }> {
-  const threadIn = (model: ISharedNotebook) =>
-    findThread(services.review, model, args.threadId, 'write');
-  const { model, path } = await services.resolver.resolveLive(
-    args.notebookPath,
-    'write',
-    threadIn
-  );
-  const found = threadIn(model);
-  reportAnchoredCell(call, path, found, 'editing');
-  return { model, path, thread: found.thread };
-}
-
-/** Append the agent's message to a thread. */
-export async function replyComment(
-  services: IReviewServices,
-  args: IReplyCommentArgs,
-  call: ICallTrace = NO_CALL
-): Promise<ICappedThreadResult> {
-  assertMessage(args.message, 'message');
-  const { model, path, thread } = await writableThread(services, args, call);
-  const updated = services.review.reply(model, thread.id, {
-    body: args.message,
-    author: AGENT_AUTHOR
-  });
-  return capped(
-    path,
-    updated,
-    secretPartsFilter(services.resolver, model, call)
-  );
-}
-
-/**
- * Resolve a thread, first adding the agent's closing message when one is
- * given (a blank one adds nothing). Resolving a resolved thread only adds
- * the message.
- */
-export async function resolveComment(
-  services: IReviewServices,
-  args: IResolveCommentArgs,
-  call: ICallTrace = NO_CALL
-): Promise<ICappedThreadResult> {
-  const closing = args.resolutionMessage ?? '';
-  assertCommentBody(closing, 'resolutionMessage');
-  const { model, path, thread } = await writableThread(services, args, call);
-  const updated = services.review.setStatus(
-    model,
-    thread.id,
-    'resolved',
-    closing.trim() === '' ? undefined : { body: closing, author: AGENT_AUTHOR }
-  );
-  return capped(
-    path,
-    updated,
-    secretPartsFilter(services.resolver, model, call)
-  );
-}
-
-/** Reopen a thread; no message is added, its history is kept. */
-export async function reopenComment(
-  services: IReviewServices,
-  args: IThreadArgs,
-  call: ICallTrace = NO_CALL
-): Promise<ICappedThreadResult> {
-  const { model, path, thread } = await writableThread(services, args, call);
-  return capped(
-    path,
-    services.review.setStatus(model, thread.id, 'open'),
-    secretPartsFilter(services.resolver, model, call)
-  );
 }
 
 // ---------------------------------------------------------------------------

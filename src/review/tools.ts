@@ -1,20 +1,19 @@
 /**
  * The handlers of the review-thread tools, which the review feature adds
  * (src/review/plugin.ts registers them): each calls the threads' semantic
- * layer (./thread-tools.ts). Loaded with the later chunk (src/later.ts).
+ * layer (./thread-tools.ts and its reads and writes). Loaded with the later chunk (src/later.ts).
  */
 import { type IReviewStore } from '../tokens';
 import { type CommentToolName, type ToolHandlers } from '../webmcp/define';
 import { type IToolServices } from '../webmcp/services';
+import { getComment, listComments } from './thread-read-tools';
+import { focusComment } from './thread-tools';
 import {
   createComment,
-  focusComment,
-  getComment,
-  listComments,
   reopenComment,
   replyComment,
   resolveComment
-} from './thread-tools';
+} from './thread-write-tools';
 
 export function commentHandlers(
   { env, resolver }: IToolServices,

@@ -20,11 +20,11 @@ import { deleteCell, insertCell, updateCell } from '../../src/jupyter/edit';
 import { type IJupyterEnvironment } from '../../src/jupyter/environment';
 import { runCells } from '../../src/jupyter/kernel/execution';
 import { NotebookResolver } from '../../src/jupyter/notebook';
+import { type IReviewServices } from '../../src/review/thread-tools';
 import {
   createComment,
-  replyComment,
-  type IReviewServices
-} from '../../src/review/thread-tools';
+  replyComment
+} from '../../src/review/thread-write-tools';
 import { ReviewStore } from '../../src/review/storage';
 import { disposePanel, failure, loadPanelKit } from '../panel-kit';
 import { silenceKnownWarnings } from '../quiet';

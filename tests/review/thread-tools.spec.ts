@@ -21,17 +21,18 @@ import { utf8Length } from '../../src/common/text';
 import { type ICallTrace } from '../../src/jupyter/call';
 import { type IJupyterEnvironment } from '../../src/jupyter/environment';
 import { NotebookResolver } from '../../src/jupyter/notebook';
+import { getComment, listComments } from '../../src/review/thread-read-tools';
 import {
   commentNotFoundError,
-  createComment,
   focusComment,
-  getComment,
-  listComments,
-  reopenComment,
-  replyComment,
-  resolveComment,
   type IReviewServices
 } from '../../src/review/thread-tools';
+import {
+  createComment,
+  reopenComment,
+  replyComment,
+  resolveComment
+} from '../../src/review/thread-write-tools';
 import { LIMITS } from '../../src/limits';
 import {
   AGENT_AUTHOR,
