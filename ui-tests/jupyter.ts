@@ -242,12 +242,24 @@ export class JupyterApp {
    * The layout, with that notebook, is restored from the workspace either way.
    */
   async reload(): Promise<void> {
+    // what the layout restorer stored, for the message when the reloaded
+    // app never focuses its main area
+    const before = await this.page
+      .evaluate(() => window.uiTests.savedLayout())
+      .catch((error: unknown) => `the stored layout unread: ${String(error)}`);
     if (this.ui === 'notebook') {
       await this.page.reload();
     } else {
       await this.page.goto(this.url());
     }
-    await this.waitForApp();
+    try {
+      await this.waitForApp();
+    } catch (error) {
+      if (error instanceof Error) {
+        error.message += `\nbefore the reload: ${before}`;
+      }
+      throw error;
+    }
   }
 
   /** Waits for `window.jupyterapp` to have started and restored. */

@@ -106,6 +106,12 @@ export interface IPageHelpers {
   app(): JupyterFrontEnd;
   /** Resolves once the app has started and restored its layout. */
   appReady(): Promise<string>;
+  /**
+   * What the layout restorer last stored of the main area (the widget it
+   * will bring to the front after a reload) and the shell's current widget
+   * now: said when a reloaded app does not get ready.
+   */
+  savedLayout(): Promise<string>;
   /** Every open notebook panel in the main area. */
   notebookPanels(): NotebookPanel[];
   /** The panel of `path` (or the current notebook), or null. */
@@ -456,28 +462,31 @@ export function installPageHelpers(): void {
 
   const kernelLogs = new Map<string, string[]>();
 
-  function settingRegistry(): Promise<{
-    set(plugin: string, key: string, value: unknown): Promise<void>;
-  }> {
-    // the registry's token, found by name: tests cannot import it
+  /** A service of the app, its token found by the end of its name. */
+  function service<T>(nameEnd: RegExp, what: string): Promise<T> {
+    // tests cannot import the tokens
     const registry = (
       app() as unknown as {
         pluginRegistry?: { _services?: Map<{ name: string }, string> };
       }
     ).pluginRegistry;
     const token = [...(registry?._services?.keys() ?? [])].find(candidate =>
-      /:ISettingRegistry$/.test(candidate.name)
+      nameEnd.test(candidate.name)
     );
     if (!token) {
-      throw new Error('the settings registry is not found');
+      throw new Error(`${what} is not found`);
     }
     return (
       app() as unknown as {
-        resolveRequiredService(token: unknown): Promise<{
-          set(plugin: string, key: string, value: unknown): Promise<void>;
-        }>;
+        resolveRequiredService(token: unknown): Promise<T>;
       }
     ).resolveRequiredService(token);
+  }
+
+  function settingRegistry(): Promise<{
+    set(plugin: string, key: string, value: unknown): Promise<void>;
+  }> {
+    return service(/:ISettingRegistry$/, 'the settings registry');
   }
 
   window.uiTests = {
@@ -512,13 +521,32 @@ export function installPageHelpers(): void {
             const shown = dialog
               ? `, dialog: ${(dialog as HTMLElement).innerText.replace(/\s+/g, ' ').slice(0, 300)}`
               : '';
+            // and which widgets the main area shows
+            const visible = [
+              ...document.querySelectorAll<HTMLElement>(
+                '#jp-main-dock-panel .lm-DockPanel-widget:not(.lm-mod-hidden)'
+              )
+            ].map(node => node.id || node.className);
             return `current: ${shell.currentWidget?.node.className ?? 'none'}, focus: ${
               document.activeElement?.className ?? 'none'
-            }${shown}`;
+            }, main area shows: ${visible.join(' ') || 'nothing'}${shown}`;
           }
         );
       }
       return exposed.name;
+    },
+    async savedLayout() {
+      const db = await service<{ fetch(id: string): Promise<unknown> }>(
+        /:IStateDB$/,
+        'the state database'
+      );
+      const data = (await db.fetch('layout-restorer:data')) as {
+        main?: { current?: string | null };
+      } | null;
+      const shell = app().shell as unknown as {
+        currentWidget?: { id: string } | null;
+      };
+      return `stored main area current: ${data?.main?.current ?? 'none'}, shell current: ${shell.currentWidget?.id ?? 'none'}`;
     },
     notebookPanels,
     findNotebook,
