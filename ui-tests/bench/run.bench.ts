@@ -21,7 +21,14 @@ import type { JupyterFrontEnd } from '@jupyterlab/application';
 import type { INotebookContent } from '@jupyterlab/nbformat';
 import { expect, test, type Page } from '@playwright/test';
 
-import { DIR, closeNotebook, configureApp, openNotebook } from './page';
+import {
+  DIR,
+  type IBenchModelContext,
+  type IBenchWindow,
+  closeNotebook,
+  configureApp,
+  openNotebook
+} from './page';
 import { median, percentile } from './stats';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -105,30 +112,16 @@ async function measureRuns(
 ): Promise<IRunTimes> {
   return page.evaluate(
     async ([size, warm, timed]) => {
-      interface ITool {
-        name: string;
-      }
       const context = (
-        document as unknown as {
-          modelContext: {
-            getTools(): Promise<ITool[]>;
-            executeTool(
-              tool: ITool,
-              input: Record<string, unknown>
-            ): Promise<string | null>;
-          };
-        }
+        document as unknown as { modelContext: IBenchModelContext }
       ).modelContext;
       const app = (window as unknown as IRunWindow).jupyterapp;
       if (!app) {
         throw new Error('no app');
       }
-      const tool = (await context.getTools()).find(
-        candidate => candidate.name === 'jupyter_run_cells'
+      const tool = await (window as unknown as IBenchWindow).benchHelpers!.tool(
+        'jupyter_run_cells'
       );
-      if (!tool) {
-        throw new Error('jupyter_run_cells is not registered');
-      }
       const frame = () =>
         new Promise<void>(resolve =>
           requestAnimationFrame(() => setTimeout(resolve, 0))

@@ -30,7 +30,12 @@ import {
   type Request
 } from '@playwright/test';
 
-import { appReady } from './page';
+import {
+  appReady,
+  type IBenchModelContext,
+  type IBenchWindow,
+  type IRegisteredTool
+} from './page';
 import { median, percentile } from './stats';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -174,30 +179,18 @@ interface IMeasured {
 async function measure(page: Page, dirs: string[]): Promise<IMeasured> {
   return page.evaluate(
     async ([targets, warmups, reps]) => {
-      interface ITool {
-        name: string;
-      }
       const context = (
-        document as unknown as {
-          modelContext: {
-            getTools(): Promise<ITool[]>;
-            executeTool(tool: ITool, input: object): Promise<string | null>;
-          };
-        }
+        document as unknown as { modelContext: IBenchModelContext }
       ).modelContext;
+      const helpers = (window as unknown as IBenchWindow).benchHelpers!;
       const app = (window as unknown as { jupyterapp: JupyterFrontEnd })
         .jupyterapp;
       // looked up afresh before each timed section: a re-registration
       // (the extension's tools are registered again when they change)
       // invalidates the handle
-      let tool: ITool | undefined;
+      let tool: IRegisteredTool | undefined;
       const lookUp = async () => {
-        tool = (await context.getTools()).find(
-          t => t.name === 'jupyter_list_workspace'
-        );
-        if (!tool) {
-          throw new Error('jupyter_list_workspace is not registered');
-        }
+        tool = await helpers.tool('jupyter_list_workspace');
       };
       const list = async (dir: string) => {
         const out = await context.executeTool(tool!, {
@@ -205,13 +198,8 @@ async function measure(page: Page, dirs: string[]): Promise<IMeasured> {
           recursive: true,
           limit: 100
         });
-        const envelope = JSON.parse(out ?? '{}') as {
-          isError?: boolean;
-          content: { text: string }[];
-        };
-        if (envelope.isError) {
-          throw new Error(envelope.content[0].text);
-        }
+        helpers.check(out);
+        const envelope = JSON.parse(out!) as { content: { text: string }[] };
         return (
           JSON.parse(envelope.content[0].text) as {
             entries: { path: string }[];
@@ -281,13 +269,9 @@ test('jupyter_list_workspace: first and steady-state listing of many notebooks',
   const listToolReady = () =>
     page.waitForFunction(
       async () =>
-        !!(
-          await (
-            document as unknown as {
-              modelContext: { getTools(): Promise<{ name: string }[]> };
-            }
-          ).modelContext.getTools()
-        ).find(t => t.name === 'jupyter_list_workspace'),
+        !!(await (window as unknown as IBenchWindow).benchHelpers
+          ?.tool('jupyter_list_workspace')
+          .catch(() => null)),
       null,
       { timeout: 120_000, polling: 200 }
     );
