@@ -1,7 +1,8 @@
 /**
  * The handlers of the review-thread tools, which the review feature adds
  * (src/review/plugin.ts registers them): each calls the threads' semantic
- * layer (./thread-tools.ts and its reads and writes). Loaded with the later chunk (src/later.ts).
+ * layer (./thread-read-tools.ts, ./thread-write-tools.ts, and
+ * ./thread-tools.ts for focus). Loaded with the later chunk (src/later.ts).
  */
 import { type IReviewStore } from '../tokens';
 import { type CommentToolName, type ToolHandlers } from '../webmcp/define';
