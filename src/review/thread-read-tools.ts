@@ -29,14 +29,14 @@ import {
 } from '../jupyter/secrets';
 import { type IResolvedNotebook } from '../jupyter/notebook';
 import {
-  type IReviewServices,
-  type ICappedThreadResult,
   anchorStatus,
-  findThread,
   capped,
-  withheldAnchor,
+  findThread,
+  type ICappedThreadResult,
+  type IReviewServices,
+  type IThreadArgs,
   reportAnchoredCell,
-  type IThreadArgs
+  withheldAnchor
 } from './thread-tools';
 
 /** Run `use` on a resolved notebook, then release what resolution made. */

@@ -31,13 +31,13 @@ import { type ICallTrace, NO_CALL } from '../jupyter/call';
 import { findCell } from '../jupyter/cells';
 import { secretPartsFilter } from '../jupyter/secrets';
 import {
-  type IReviewServices,
-  type ICappedThreadResult,
-  findThread,
+  anchorStaleError,
   capped,
-  reportAnchoredCell,
+  findThread,
+  type ICappedThreadResult,
+  type IReviewServices,
   type IThreadArgs,
-  anchorStaleError
+  reportAnchoredCell
 } from './thread-tools';
 
 // ---------------------------------------------------------------------------
