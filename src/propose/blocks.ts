@@ -95,9 +95,13 @@ export class ProposalBlocks implements IDisposable {
     this._service.changed.connect(this._onProposal, this);
     this._tracker.widgetAdded.connect(this._onPanelAdded, this);
     this._tracker.forEach(panel => this._follow(panel));
-    for (const proposal of this._service.pending()) {
-      this._show(proposal, false);
-    }
+    // proposals that came before these blocks were loaded (they load once
+    // the page is idle): each is shown, and the newest is brought into view
+    // and focused, as it would have been on arrival
+    const pending = this._service.pending();
+    pending.forEach((proposal, i) =>
+      this._show(proposal, i === pending.length - 1)
+    );
   }
 
   get isDisposed(): boolean {

@@ -3,6 +3,7 @@
  * Accept refused it): a sentence true for the kind of proposal and the
  * reason, never a silent no-op.
  */
+import { YNotebook } from '@jupyter/ydoc';
 import { Notification } from '@jupyterlab/apputils';
 import type { INotebookTracker } from '@jupyterlab/notebook';
 import { Signal } from '@lumino/signaling';
@@ -15,6 +16,7 @@ import type {
   ProposalKind,
   ProposalOutcome
 } from '../../src/propose/store';
+import type { IProposals } from '../../src/tokens';
 
 function stale(
   kind: ProposalKind,
@@ -116,5 +118,64 @@ describe('ProposalBlocks: an Accept that did not apply', () => {
     expect(tell(stale('kernel', 'INTERNAL_ERROR', 'interrupt'))).toEqual([
       'The kernel was not interrupted. The kernel action could not be done.'
     ]);
+  });
+});
+
+describe('ProposalBlocks loaded after proposals came', () => {
+  // The blocks load once the page is idle; an agent's proposal can come
+  // first (seen in Notebook 7: a proposal far down a fully windowed notebook
+  // was shown without being brought into view). Each is shown, and the
+  // newest is brought into view and focused, as on arrival.
+  it('shows every pending proposal, and focuses the newest', () => {
+    const notebook = YNotebook.create({ disableDocumentWideUndoRedo: true });
+    notebook.insertCells(0, [
+      { id: 'a', cell_type: 'code', source: 'x = 1', metadata: {} },
+      { id: 'b', cell_type: 'code', source: 'y = 2', metadata: {} }
+    ]);
+    const panel = {
+      context: {
+        path: 'work/a.ipynb',
+        model: {
+          isDisposed: false,
+          cells: { changed: new Signal({}) },
+          sharedModel: notebook
+        },
+        disposed: new Signal({}),
+        pathChanged: new Signal({})
+      }
+    } as unknown as IProposals.IRequest['panel'];
+    const service = new ProposalService({ mode: 'propose' });
+    for (const cellId of ['a', 'b']) {
+      void service.propose({
+        kind: 'delete',
+        panel,
+        cellId,
+        original: '',
+        signal: new AbortController().signal,
+        apply: () => undefined
+      });
+    }
+    const shown = jest.spyOn(
+      ProposalBlocks.prototype as unknown as {
+        _show(proposal: IProposal, focus: boolean): void;
+      },
+      '_show'
+    );
+    const tracker = {
+      widgetAdded: new Signal({}),
+      currentWidget: null,
+      forEach: () => undefined
+    } as unknown as INotebookTracker;
+    const blocks = new ProposalBlocks({ service, tracker });
+    expect(
+      shown.mock.calls.map(([proposal, focus]) => [proposal.cellId, focus])
+    ).toEqual([
+      ['a', false],
+      ['b', true]
+    ]);
+    shown.mockRestore();
+    blocks.dispose();
+    service.dispose();
+    notebook.dispose();
   });
 });
