@@ -22,6 +22,7 @@ import { setNotebookMode } from '../../src/propose/notebook-mode';
 import { ProposalService } from '../../src/propose/service';
 import { PROPOSAL_KINDS, ProposalStore } from '../../src/propose/store';
 import type { IProposals, ProposeMode } from '../../src/tokens';
+import { proposalPanel } from '../propose-panel';
 import { silenceKnownWarnings } from '../quiet';
 
 silenceKnownWarnings();
@@ -105,20 +106,7 @@ function withFakePanel(
   resolver: NotebookResolver,
   notebook: YNotebook
 ): NotebookResolver {
-  const panel = {
-    isDisposed: false,
-    context: {
-      path: 'work/a.ipynb',
-      localPath: 'work/a.ipynb',
-      model: {
-        isDisposed: false,
-        cells: { changed: new Signal({}) },
-        sharedModel: notebook
-      },
-      disposed: new Signal({}),
-      pathChanged: new Signal({})
-    }
-  };
+  const panel = proposalPanel(notebook);
   return {
     resolveLive: async () => ({
       ...(await resolver.resolveLive(null, 'write')),

@@ -16,7 +16,7 @@ import type {
   ProposalKind,
   ProposalOutcome
 } from '../../src/propose/store';
-import type { IProposals } from '../../src/tokens';
+import { proposalPanel } from '../propose-panel';
 
 function stale(
   kind: ProposalKind,
@@ -132,18 +132,7 @@ describe('ProposalBlocks loaded after proposals came', () => {
       { id: 'a', cell_type: 'code', source: 'x = 1', metadata: {} },
       { id: 'b', cell_type: 'code', source: 'y = 2', metadata: {} }
     ]);
-    const panel = {
-      context: {
-        path: 'work/a.ipynb',
-        model: {
-          isDisposed: false,
-          cells: { changed: new Signal({}) },
-          sharedModel: notebook
-        },
-        disposed: new Signal({}),
-        pathChanged: new Signal({})
-      }
-    } as unknown as IProposals.IRequest['panel'];
+    const panel = proposalPanel(notebook);
     const service = new ProposalService({ mode: 'propose' });
     for (const cellId of ['a', 'b']) {
       void service.propose({

@@ -10,6 +10,7 @@ import { Signal } from '@lumino/signaling';
 
 import { ProposalService } from '../../src/propose/service';
 import type { IProposals } from '../../src/tokens';
+import { proposalPanel } from '../propose-panel';
 import { silenceKnownWarnings } from '../quiet';
 
 silenceKnownWarnings();
@@ -36,18 +37,7 @@ describe('ProposalService while a proposal applies', () => {
     notebook.insertCells(0, [code('a', 'x = 1'), code('b', 'y = 2')]);
     cellsChanged = new Signal<object, void>({});
     // the parts of a panel's context the service watches
-    panel = {
-      context: {
-        path: 'work/a.ipynb',
-        model: {
-          isDisposed: false,
-          cells: { changed: cellsChanged },
-          sharedModel: notebook
-        },
-        disposed: new Signal({}),
-        pathChanged: new Signal({})
-      }
-    } as unknown as IProposals.IRequest['panel'];
+    panel = proposalPanel(notebook, cellsChanged);
     service = new ProposalService({ mode: 'propose' });
   });
 
