@@ -23,6 +23,7 @@ import { JupyterApp } from './jupyter';
 import { McpConnector, injectMcpB } from './mcp-client';
 import type { IAppOptions } from './options';
 import { installPageHelpers } from './page-helpers';
+import { SharedApp } from './shared-app';
 
 export { expect } from '@playwright/test';
 export { McpConnector } from './mcp-client';
@@ -39,6 +40,20 @@ export interface IFixtures {
   mcp: McpConnector;
 }
 
+interface ISharingOptions {
+  /** The test may use its worker's shared app page (see shared-app.ts). */
+  shareApp: boolean;
+  /**
+   * Whether it does: `shareApp`, unless UI_TESTS_SHARE_APP=0 starts an app
+   * for every test (to tell a failure of sharing from one of the test).
+   */
+  sharing: boolean;
+}
+
+interface IWorkerFixtures {
+  sharedApp: SharedApp;
+}
+
 let counter = 0;
 
 /** A short, unique, path-safe directory name for a test. */
@@ -52,22 +67,77 @@ function testDirName(title: string, workerIndex: number): string {
   return `uit-${slug || 'test'}-${unique}`;
 }
 
-export const test = base.extend<IAppOptions & IFixtures>({
+export const test = base.extend<
+  IAppOptions & IFixtures & ISharingOptions,
+  IWorkerFixtures
+>({
   appKind: ['lab', { option: true }],
+  shareApp: [false, { option: true }],
+  sharing: async ({ shareApp }, use) => {
+    await use(shareApp && process.env.UI_TESTS_SHARE_APP !== '0');
+  },
+
+  sharedApp: [
+    async ({ browser }, use, workerInfo) => {
+      const shared = new SharedApp(
+        browser,
+        workerInfo.project.use.baseURL,
+        workerInfo.workerIndex
+      );
+      await use(shared);
+      await shared.close();
+    },
+    { scope: 'worker' }
+  ],
+
+  // a test that shares gets the shared page; Playwright's own context is
+  // still made (cheap, and closed with no page), but no page in it
+  context: async ({ context, sharing, sharedApp, appKind, liteUi }, use) => {
+    await use(
+      sharing
+        ? (await sharedApp.get(appKind === 'lite' ? liteUi : appKind)).context
+        : context
+    );
+  },
+
+  page: async ({ context, sharing, sharedApp, appKind, liteUi }, use) => {
+    await use(
+      sharing
+        ? (await sharedApp.get(appKind === 'lite' ? liteUi : appKind)).page
+        : await context.newPage()
+    );
+  },
+
   liteUi: ['lab', { option: true }],
   webmcp: [true, { option: true }],
   mcpB: [false, { option: true }],
   failOnConsoleErrors: [false, { option: true }],
 
   jupyter: async (
-    { context, page, appKind, liteUi, baseURL, mcpB, failOnConsoleErrors },
+    {
+      context,
+      page,
+      appKind,
+      liteUi,
+      baseURL,
+      mcpB,
+      failOnConsoleErrors,
+      sharing,
+      sharedApp
+    },
     use,
     testInfo
   ) => {
     if (!baseURL) {
       throw new Error('the project has no baseURL (see playwright.config.ts)');
     }
-    await context.addInitScript(installPageHelpers);
+    const ui = appKind === 'lite' ? liteUi : appKind;
+    if (sharing && mcpB) {
+      throw new Error('a test with @mcp-b/global cannot share the app');
+    }
+    if (!sharing) {
+      await context.addInitScript(installPageHelpers);
+    }
     if (mcpB) {
       await injectMcpB(context);
     }
@@ -75,9 +145,10 @@ export const test = base.extend<IAppOptions & IFixtures>({
       context,
       page,
       kind: appKind,
-      ui: appKind === 'lite' ? liteUi : appKind,
+      ui,
       baseURL,
-      dir: testDirName(testInfo.title, testInfo.workerIndex)
+      dir: testDirName(testInfo.title, testInfo.workerIndex),
+      sharedWorkspace: sharing ? (await sharedApp.get(ui)).workspace : undefined
     });
 
     await use(jupyter);
@@ -90,6 +161,15 @@ export const test = base.extend<IAppOptions & IFixtures>({
           .join('\n'),
         contentType: 'text/plain'
       });
+    }
+    if (
+      sharing &&
+      (testInfo.status !== testInfo.expectedStatus ||
+        jupyter.sharedPageReloaded)
+    ) {
+      // nothing of a failed test, nor a page it loaded again, is left to
+      // the next: a new app
+      await sharedApp.close();
     }
     await jupyter.dispose();
     if (failOnConsoleErrors && errors.length) {

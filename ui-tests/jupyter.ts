@@ -7,7 +7,13 @@ import path from 'node:path';
 
 import type { INotebookContent } from '@jupyterlab/nbformat';
 import type { Contents } from '@jupyterlab/services';
-import type { BrowserContext, Locator, Page } from '@playwright/test';
+import type {
+  BrowserContext,
+  ConsoleMessage,
+  Locator,
+  Page,
+  WebError
+} from '@playwright/test';
 
 import type { AppKind, UiKind } from './options';
 import type {
@@ -133,7 +139,23 @@ export interface IJupyterAppOptions {
   ui: UiKind;
   baseURL: string;
   dir: string;
+  /**
+   * The app's page is shared with other tests of the worker (see
+   * shared-app.ts): `open()` reuses it when it already shows the app, and
+   * JupyterLab's workspace is this one, not the test's own.
+   */
+  sharedWorkspace?: string;
 }
+
+/** Events of a shared context whose listeners a test may have added. */
+const SHARED_EVENTS = [
+  'page',
+  'request',
+  'requestfailed',
+  'requestfinished',
+  'response',
+  'dialog'
+] as const;
 
 function encodePath(value: string): string {
   return value.split('/').map(encodeURIComponent).join('/');
@@ -147,29 +169,35 @@ export class JupyterApp {
     this.ui = options.ui;
     this.baseURL = options.baseURL.replace(/\/$/, '');
     this.dir = options.dir;
-    this.context.on('console', message => {
-      this.console.push({
-        type: message.type(),
-        text: message.text(),
-        url: message.location().url,
-        pageUrl: message.page()?.url() ?? ''
-      });
-    });
-    this.context.on('weberror', webError => {
-      const error = webError.error();
-      this.console.push({
-        type: 'pageerror',
-        text: error.message,
-        // where it was thrown: the first frame of the stack
-        url:
-          error.stack
-            ?.split('\n')
-            .find(line => line.trim().startsWith('at '))
-            ?.trim() ?? '',
-        pageUrl: webError.page()?.url() ?? ''
-      });
-    });
+    this._sharedWorkspace = options.sharedWorkspace ?? null;
+    this._sharedPage = options.page;
+    this.context.on('console', this._onConsole);
+    this.context.on('weberror', this._onWebError);
   }
+
+  private readonly _onConsole = (message: ConsoleMessage): void => {
+    this.console.push({
+      type: message.type(),
+      text: message.text(),
+      url: message.location().url,
+      pageUrl: message.page()?.url() ?? ''
+    });
+  };
+
+  private readonly _onWebError = (webError: WebError): void => {
+    const error = webError.error();
+    this.console.push({
+      type: 'pageerror',
+      text: error.message,
+      // where it was thrown: the first frame of the stack
+      url:
+        error.stack
+          ?.split('\n')
+          .find(line => line.trim().startsWith('at '))
+          ?.trim() ?? '',
+      pageUrl: webError.page()?.url() ?? ''
+    });
+  };
 
   readonly context: BrowserContext;
   readonly kind: AppKind;
@@ -179,6 +207,14 @@ export class JupyterApp {
   readonly dir: string;
   /** Console messages and page errors of every page, in order. */
   readonly console: IConsoleEntry[] = [];
+
+  /**
+   * Whether the shared app's page was loaded again during the test (see
+   * shared-app.ts): it is then not lent to the next test.
+   */
+  get sharedPageReloaded(): boolean {
+    return this._sharedReloaded;
+  }
 
   /** The page the test acts on (Notebook 7 opens notebooks in new tabs). */
   get page(): Page {
@@ -212,7 +248,7 @@ export class JupyterApp {
         : `${base}/tree`;
     }
     // one workspace per test: a fresh layout, never another test's tabs
-    const workspace = `${base}/lab/workspaces/${encodeURIComponent(this.dir)}`;
+    const workspace = `${base}/lab/workspaces/${encodeURIComponent(this._sharedWorkspace ?? this.dir)}`;
     return docPath ? `${workspace}/tree/${encodePath(docPath)}` : workspace;
   }
 
@@ -224,8 +260,28 @@ export class JupyterApp {
     docPath?: string,
     options: IOpenOptions = {}
   ): Promise<INotebookState | null> {
-    await this.page.goto(this.url(docPath, options.ui ?? this.ui));
+    const url = this.url(docPath, options.ui ?? this.ui);
+    // a shared page that shows the app already is used as it is
+    const shown =
+      !!this._sharedWorkspace &&
+      !docPath &&
+      new URL(this.page.url()).pathname.startsWith(new URL(url).pathname) &&
+      (await this.page.evaluate(() => !!window.uiTests?.app()));
+    if (!shown) {
+      await this.page.goto(url);
+      if (this._sharedWorkspace && (docPath || options.ui)) {
+        // the page now shows a document (or another interface): the next
+        // test that shares gets a new app
+        this._sharedReloaded = true;
+      }
+    }
     await this.waitForApp();
+    if (this._sharedWorkspace && !this._watchingShared) {
+      // a shared page loaded again by the test (a reload, another address)
+      // is not lent to the next: what it restores is this test's
+      this._watchingShared = true;
+      this._sharedPage.on('load', this._onSharedLoad);
+    }
     if (!docPath) {
       return null;
     }
@@ -609,6 +665,11 @@ export class JupyterApp {
    * everything in the browser context, which Playwright discards.
    */
   async dispose(): Promise<void> {
+    this.context.off('console', this._onConsole);
+    this.context.off('weberror', this._onWebError);
+    if (this._sharedWorkspace) {
+      await this._leaveShared();
+    }
     const server = this.kind !== 'lite' && this._dirCreated;
     if (server) {
       // a kernel shut down while it is still starting makes the server log
@@ -623,8 +684,10 @@ export class JupyterApp {
         await new Promise(resolve => setTimeout(resolve, 100));
       }
     }
-    for (const page of this.context.pages()) {
-      await page.close();
+    if (!this._sharedWorkspace) {
+      for (const page of this.context.pages()) {
+        await page.close();
+      }
     }
     if (!server) {
       return;
@@ -636,6 +699,37 @@ export class JupyterApp {
     await fetch(`${api}/contents/${encodePath(this.dir)}`, {
       method: 'DELETE'
     });
+  }
+
+  /**
+   * Leaves the shared page as the next test expects it: the test's other
+   * pages closed, its documents closed without saving, its dialogs
+   * dismissed and its notebooks' sessions shut down (the server's files and
+   * sessions are then removed as for any test).
+   */
+  private async _leaveShared(): Promise<void> {
+    const shared = this._sharedPage;
+    shared.off('load', this._onSharedLoad);
+    for (const page of this.context.pages()) {
+      if (page !== shared) {
+        await page.close();
+      }
+    }
+    this._page = shared;
+    if (shared.isClosed()) {
+      // the test failed: the shared app was closed, the next one is new
+      return;
+    }
+    // what the test added to the context: listeners, routes
+    for (const event of SHARED_EVENTS) {
+      this.context.removeAllListeners(event);
+    }
+    await this.context.unrouteAll({ behavior: 'ignoreErrors' });
+    await shared.evaluate(
+      ([dir, remove]) => window.uiTests.leaveShared(dir, remove),
+      // JupyterLite's files are the page's: removed here, not by the server
+      [this.dir, this.kind === 'lite' && this._dirCreated] as const
+    );
   }
 
   /** The server's sessions of the test's notebooks. */
@@ -651,6 +745,13 @@ export class JupyterApp {
     return sessions.filter(session => session.path.startsWith(`${this.dir}/`));
   }
 
+  private readonly _sharedWorkspace: string | null;
+  private readonly _sharedPage: Page;
+  private _watchingShared = false;
+  private _sharedReloaded = false;
+  private readonly _onSharedLoad = (): void => {
+    this._sharedReloaded = true;
+  };
   private _expectedErrors: RegExp[] = [];
   private _page: Page;
   private _dirCreated = false;

@@ -112,6 +112,12 @@ export interface IPageHelpers {
    * now: said when a reloaded app does not get ready.
    */
   savedLayout(): Promise<string>;
+  /**
+   * After a test on a page shared with the worker's next tests: its dialogs
+   * dismissed, its documents closed without saving, the sessions of its
+   * directory `dir` shut down and, with `remove`, the directory removed.
+   */
+  leaveShared(dir: string, remove: boolean): Promise<void>;
   /** Every open notebook panel in the main area. */
   notebookPanels(): NotebookPanel[];
   /** The panel of `path` (or the current notebook), or null. */
@@ -547,6 +553,51 @@ export function installPageHelpers(): void {
         currentWidget?: { id: string } | null;
       };
       return `stored main area current: ${data?.main?.current ?? 'none'}, shell current: ${shell.currentWidget?.id ?? 'none'}`;
+    },
+    async leaveShared(dir, removeDir) {
+      // the file browser back at the root: one left in the test's directory
+      // says "Directory not found" once the directory is removed
+      let browser: {
+        model: { path: string; cd(path: string): Promise<void> };
+      } | null = null;
+      try {
+        browser = await service(/:IDefaultFileBrowser$/, 'the file browser');
+      } catch {
+        // an app without one
+      }
+      if (browser?.model.path.startsWith(dir)) {
+        await browser.model.cd('/');
+      }
+      for (const button of document.querySelectorAll<HTMLElement>(
+        '.jp-Dialog .jp-mod-reject'
+      )) {
+        button.click();
+      }
+      for (const widget of [...app().shell.widgets('main')]) {
+        const context = (widget as { context?: { model: { dirty: boolean } } })
+          .context;
+        if (context) {
+          // closed as it is: nothing asks to save it
+          context.model.dirty = false;
+          widget.dispose();
+        }
+      }
+      // the main area focused again, as after a load (what appReady waits for)
+      const shell = app().shell;
+      const front = shell.currentWidget ?? [...shell.widgets('main')][0];
+      if (front) {
+        shell.activateById(front.id);
+      }
+      const sessions = app().serviceManager.sessions;
+      await sessions.refreshRunning();
+      for (const session of [...sessions.running()]) {
+        if (session.path.startsWith(`${dir}/`)) {
+          await sessions.shutdown(session.id);
+        }
+      }
+      if (removeDir) {
+        await remove(dir);
+      }
     },
     notebookPanels,
     findNotebook,

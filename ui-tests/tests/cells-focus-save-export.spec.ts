@@ -495,6 +495,9 @@ test.describe('jupyter_focus_cell', () => {
 });
 
 test.describe('jupyter_save_notebook', () => {
+  // each test works in its own notebooks: they share one app start-up
+  test.use({ shareApp: true });
+
   test('saves the live model through the app: the file has the edits, dirty is false @backend', async ({
     jupyter,
     human,
@@ -604,6 +607,9 @@ test.describe('jupyter_save_notebook', () => {
 });
 
 test.describe('jupyter_export_notebook', () => {
+  // each test works in its own notebooks: they share one app start-up
+  test.use({ shareApp: true });
+
   const PNG_BYTES = (() => {
     const cell = readFixture('cells-export.ipynb').cells[2] as unknown as {
       outputs: { data: Record<string, string> }[];

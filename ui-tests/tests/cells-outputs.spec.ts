@@ -72,6 +72,9 @@ function pngBytes(): number {
 }
 
 test.describe('jupyter_get_cells outputs', () => {
+  // each test works in its own notebooks: they share one app start-up
+  test.use({ shareApp: true });
+
   test('JSON as text, images as media only, ANSI stripped, HTML as text, at most 10 outputs @rule', async ({
     jupyter,
     human,

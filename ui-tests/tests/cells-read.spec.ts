@@ -91,6 +91,9 @@ function text(source: string | string[]): string {
 }
 
 test.describe('jupyter_get_cells', () => {
+  // each test works in its own notebooks: they share one app start-up
+  test.use({ shareApp: true });
+
   test('reads the live model: unsaved edits, ranges, ids in order, outputs on request @rule', async ({
     jupyter,
     human,

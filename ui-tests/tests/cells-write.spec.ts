@@ -147,6 +147,9 @@ function text(source: string | string[]): string {
 }
 
 test.describe('jupyter_insert_cell', () => {
+  // each test works in its own notebooks: they share one app start-up
+  test.use({ shareApp: true });
+
   test('inserts a visible cell below the active cell or next to a reference; never run, never trusted @shell', async ({
     jupyter,
     human,
@@ -568,6 +571,9 @@ test.describe('jupyter_insert_cell', () => {
 });
 
 test.describe('jupyter_update_cell', () => {
+  // each test works in its own notebooks: they share one app start-up
+  test.use({ shareApp: true });
+
   test('replaces the source in the live model; one undo step restores it, the human edits around it stay their own @rule', async ({
     jupyter,
     human,
@@ -779,6 +785,9 @@ test.describe('jupyter_update_cell', () => {
 });
 
 test.describe('jupyter_delete_cell', () => {
+  // each test works in its own notebooks: they share one app start-up
+  test.use({ shareApp: true });
+
   test('deletes the cell it read; one undo-cell-action brings it back, the human edit before it stays @rule', async ({
     jupyter,
     human,

@@ -61,6 +61,9 @@ function isOpen(jupyter: JupyterApp, path: string): Promise<boolean> {
   return jupyter.page.evaluate(p => !!window.uiTests.findNotebook(p), path);
 }
 
+// each test works in its own notebooks: they share one app start-up
+test.use({ shareApp: true });
+
 test('a write naming a cell the closed notebook does not show opens nothing and starts no kernel', async ({
   jupyter,
   human,

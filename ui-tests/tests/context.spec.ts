@@ -42,6 +42,9 @@ const KERNEL_STATUSES = [
 ];
 
 test.describe('jupyter_get_context', () => {
+  // each test works in its own notebooks: they share one app start-up
+  test.use({ shareApp: true });
+
   test('with no notebook open, everything but the workspace is null', async ({
     jupyter,
     agent

@@ -73,6 +73,9 @@ async function cellOutput(
 }
 
 test.describe('jupyter_kernel_action', () => {
+  // each test works in its own notebooks: they share one app start-up
+  test.use({ shareApp: true });
+
   test('restart: every in-memory variable is lost @backend', async ({
     jupyter,
     human,

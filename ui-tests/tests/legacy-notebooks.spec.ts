@@ -63,6 +63,9 @@ async function readCells(agent: Agent, notebookPath: string): Promise<ICells> {
   return read.structured!;
 }
 
+// each test works in its own notebooks: they share one app start-up
+test.use({ shareApp: true });
+
 test('a notebook without cell ids: the ids read from its closed file address the same cells once open, and a save writes them', async ({
   jupyter,
   human,

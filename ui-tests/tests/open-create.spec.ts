@@ -36,6 +36,9 @@ interface ICreated {
 }
 
 test.describe('jupyter_open_notebook', () => {
+  // each test works in its own notebooks: they share one app start-up
+  test.use({ shareApp: true });
+
   test('opens a notebook and activates the given cell', async ({
     jupyter,
     agent
@@ -201,6 +204,9 @@ async function expectBadCellOpensNothing(
 }
 
 test.describe('jupyter_open_notebook with a cell it cannot show', () => {
+  // each test works in its own notebooks: they share one app start-up
+  test.use({ shareApp: true });
+
   test('an unknown or hidden cellId opens nothing @backend', async ({
     jupyter,
     agent
@@ -219,6 +225,9 @@ test.describe('jupyter_open_notebook with a cell it cannot show', () => {
 });
 
 test.describe('jupyter_create_notebook', () => {
+  // each test works in its own notebooks: they share one app start-up
+  test.use({ shareApp: true });
+
   test('creates an empty notebook, opens it, and never overwrites', async ({
     jupyter,
     agent

@@ -183,6 +183,9 @@ function byId(listed: IList): Record<string, ISummary> {
 }
 
 test.describe('review comment tools', () => {
+  // each test works in its own notebooks: they share one app start-up
+  test.use({ shareApp: true });
+
   test('the 0.1.1 notebook reads exactly: every visible thread with its live anchor, never the hidden one @rule', async ({
     jupyter,
     human,

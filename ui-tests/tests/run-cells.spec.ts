@@ -84,6 +84,9 @@ const codePoints = (text: string) => [...text].length;
 const STOPPED = 'Not run: an earlier cell failed and stopOnError is true.';
 
 test.describe('jupyter_run_cells', () => {
+  // each test runs its own notebook: they share one app start-up
+  test.use({ shareApp: true });
+
   test('a range with a failing cell: stopOnError stops there, false runs on @backend', async ({
     jupyter,
     human,

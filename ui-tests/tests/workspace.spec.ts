@@ -20,6 +20,9 @@ interface IListing {
 }
 
 test.describe('jupyter_list_workspace', () => {
+  // each test works in its own notebooks: they share one app start-up
+  test.use({ shareApp: true });
+
   test.beforeEach(async ({ jupyter }) => {
     await jupyter.open();
     await jupyter.ensureDir();
