@@ -165,6 +165,7 @@ export const test = base.extend<
     if (
       sharing &&
       (testInfo.status !== testInfo.expectedStatus ||
+        (failOnConsoleErrors && errors.length > 0) ||
         jupyter.sharedPageReloaded)
     ) {
       // nothing of a failed test, nor a page it loaded again, is left to
