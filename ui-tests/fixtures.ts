@@ -23,7 +23,7 @@ import { JupyterApp } from './jupyter';
 import { McpConnector, injectMcpB } from './mcp-client';
 import type { IAppOptions } from './options';
 import { installPageHelpers } from './page-helpers';
-import { SharedApp } from './shared-app';
+import { type ISharedPage, SharedApp } from './shared-app';
 
 export { expect } from '@playwright/test';
 export { McpConnector } from './mcp-client';
@@ -44,10 +44,11 @@ interface ISharingOptions {
   /** The test may use its worker's shared app page (see shared-app.ts). */
   shareApp: boolean;
   /**
-   * Whether it does: `shareApp`, unless UI_TESTS_SHARE_APP=0 starts an app
-   * for every test (to tell a failure of sharing from one of the test).
+   * The shared page when it does: with `shareApp`, unless
+   * UI_TESTS_SHARE_APP=0 starts an app for every test (to tell a failure of
+   * sharing from one of the test).
    */
-  sharing: boolean;
+  shared: ISharedPage | null;
 }
 
 interface IWorkerFixtures {
@@ -73,8 +74,12 @@ export const test = base.extend<
 >({
   appKind: ['lab', { option: true }],
   shareApp: [false, { option: true }],
-  sharing: async ({ shareApp }, use) => {
-    await use(shareApp && process.env.UI_TESTS_SHARE_APP !== '0');
+  shared: async ({ shareApp, sharedApp, appKind, liteUi }, use) => {
+    await use(
+      shareApp && process.env.UI_TESTS_SHARE_APP !== '0'
+        ? await sharedApp.get(appKind === 'lite' ? liteUi : appKind)
+        : null
+    );
   },
 
   sharedApp: [
@@ -92,20 +97,12 @@ export const test = base.extend<
 
   // a test that shares gets the shared page; Playwright's own context is
   // still made (cheap, and closed with no page), but no page in it
-  context: async ({ context, sharing, sharedApp, appKind, liteUi }, use) => {
-    await use(
-      sharing
-        ? (await sharedApp.get(appKind === 'lite' ? liteUi : appKind)).context
-        : context
-    );
+  context: async ({ context, shared }, use) => {
+    await use(shared?.context ?? context);
   },
 
-  page: async ({ context, sharing, sharedApp, appKind, liteUi }, use) => {
-    await use(
-      sharing
-        ? (await sharedApp.get(appKind === 'lite' ? liteUi : appKind)).page
-        : await context.newPage()
-    );
+  page: async ({ context, shared }, use) => {
+    await use(shared?.page ?? (await context.newPage()));
   },
 
   liteUi: ['lab', { option: true }],
@@ -122,7 +119,7 @@ export const test = base.extend<
       baseURL,
       mcpB,
       failOnConsoleErrors,
-      sharing,
+      shared,
       sharedApp
     },
     use,
@@ -131,11 +128,10 @@ export const test = base.extend<
     if (!baseURL) {
       throw new Error('the project has no baseURL (see playwright.config.ts)');
     }
-    const ui = appKind === 'lite' ? liteUi : appKind;
-    if (sharing && mcpB) {
+    if (shared && mcpB) {
       throw new Error('a test with @mcp-b/global cannot share the app');
     }
-    if (!sharing) {
+    if (!shared) {
       await context.addInitScript(installPageHelpers);
     }
     if (mcpB) {
@@ -145,10 +141,10 @@ export const test = base.extend<
       context,
       page,
       kind: appKind,
-      ui,
+      ui: appKind === 'lite' ? liteUi : appKind,
       baseURL,
       dir: testDirName(testInfo.title, testInfo.workerIndex),
-      sharedWorkspace: sharing ? (await sharedApp.get(ui)).workspace : undefined
+      sharedWorkspace: shared?.workspace
     });
 
     await use(jupyter);
@@ -163,7 +159,7 @@ export const test = base.extend<
       });
     }
     if (
-      sharing &&
+      shared &&
       (testInfo.status !== testInfo.expectedStatus ||
         (failOnConsoleErrors && errors.length > 0) ||
         jupyter.sharedPageReloaded)

@@ -15,6 +15,14 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { UiKind } from './options';
 import { installPageHelpers } from './page-helpers';
 
+/** What a test that shares gets: the page, its context, its workspace. */
+export interface ISharedPage {
+  context: BrowserContext;
+  page: Page;
+  /** JupyterLab's workspace of the shared page. */
+  workspace: string;
+}
+
 export class SharedApp {
   constructor(
     private readonly _browser: Browser,
@@ -26,11 +34,7 @@ export class SharedApp {
    * The shared context and page for `ui`, made when there are none (or the
    * last were for the other user interface).
    */
-  async get(ui: UiKind): Promise<{
-    context: BrowserContext;
-    page: Page;
-    workspace: string;
-  }> {
+  async get(ui: UiKind): Promise<ISharedPage> {
     if (this._held && (this._held.ui !== ui || this._held.page.isClosed())) {
       await this.close();
     }
@@ -46,7 +50,6 @@ export class SharedApp {
         page,
         workspace: `uit-shared-${Date.now().toString(36)}${this._worker}`
       };
-      this.made++;
     }
     const { context, page, workspace } = this._held;
     return { context, page, workspace };
@@ -59,13 +62,5 @@ export class SharedApp {
     await held?.context.close();
   }
 
-  /** How many apps were started for the tests that share. */
-  made = 0;
-
-  private _held: {
-    ui: UiKind;
-    context: BrowserContext;
-    page: Page;
-    workspace: string;
-  } | null = null;
+  private _held: (ISharedPage & { ui: UiKind }) | null = null;
 }
