@@ -171,14 +171,21 @@ async function focusFarCell(
       textSelection: selection
     }
   });
-  // On screen: scrolled to, its editor shown and in edit mode.
-  expect(await jupyter.cellView(150)).toMatchObject({
-    id: 'c150',
-    attached: true,
-    inViewport: true,
-    active: true,
-    editorVisible: true
-  });
+  // On screen: scrolled to, its editor shown and in edit mode. Under full
+  // windowing the list measures the cells it rendered around c150 at their
+  // real heights after the call, which can move c150 off screen for a frame
+  // until the list scrolls back to the item it was asked for (seen once in
+  // 30 runs under CPU load: off by 52 px, back 30 ms later; at rest it stays
+  // on screen through the rest of the notebook's first rendering).
+  await expect
+    .poll(() => jupyter.cellView(150), { timeout: 5_000 })
+    .toMatchObject({
+      id: 'c150',
+      attached: true,
+      inViewport: true,
+      active: true,
+      editorVisible: true
+    });
   expect(await jupyter.notebookView()).toMatchObject({
     activeCellIndex: 150,
     mode: 'edit',
@@ -226,8 +233,12 @@ test.describe('jupyter_focus_cell', () => {
     await human.setSetting(TRACKER, 'windowingMode', 'full');
     await openForAgent(jupyter, human, agent, path);
     expect((await jupyter.notebookView()).windowingMode).toBe('full');
-    // windowed out: not even in the DOM
-    expect((await jupyter.cellView(150)).attached).toBe(false);
+    // Windowed out: not even in the DOM. While the notebook is new, the
+    // notebook renders each cell once in idle time to measure it, attached
+    // for a frame, so this waits for a moment it is not.
+    await expect
+      .poll(async () => (await jupyter.cellView(150)).attached)
+      .toBe(false);
     await focusFarCell(jupyter, agent, path);
   });
 
