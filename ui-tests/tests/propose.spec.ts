@@ -698,7 +698,11 @@ test.describe('Propose mode', () => {
     await agent.waitForTools(TOOLS);
     await human.command(SET_MODE, { mode: 'propose' });
     expect((await jupyter.notebookView()).windowingMode).toBe('full');
-    expect((await jupyter.cellView(150)).attached).toBe(false);
+    // not in the DOM (JupyterLab attaches each cell for a frame while it
+    // renders them in idle time, as the comment at the click says)
+    await expect
+      .poll(async () => (await jupyter.cellView(150)).attached)
+      .toBe(false);
     const read = await agent.call<{ cells: ICell[] }>('jupyter_get_cells', {
       cellIds: ['c150']
     });
