@@ -6,12 +6,8 @@
  * is synchronous and identical everywhere (Web Crypto's digest is neither
  * synchronous nor available outside secure contexts); 64 bits of it are
  * plenty for a change token and keep results small.
- *
- * The SHA-256 is lib0's (the yjs authors' utility library, already a
- * dependency of JupyterLab's shared models): a single function of about 1 KB
- * minified, where @noble/hashes's sha2.js ships the whole SHA-2 family.
  */
-import { digest as sha256 } from 'lib0/hash/sha256';
+import { sha256 } from './sha256';
 
 const HASH_HEX_CHARS = 16;
 
