@@ -36,6 +36,9 @@ export class Parts {
       loading ??= load().then(
         loaded => {
           this._setMissing(part, null);
+          const back = this._back;
+          this._back = [];
+          back.forEach(listener => listener());
           return loaded;
         },
         (reason: unknown) => {
@@ -94,6 +97,15 @@ export class Parts {
     };
   }
 
+  /**
+   * Calls `listener` once, the next time a part loads (the page is back
+   * online, or a call fetched the chunk again): what failed before can try
+   * again without a reload.
+   */
+  onceBack(listener: () => void): void {
+    this._back.push(listener);
+  }
+
   private _setMissing(part: string, reason: string | null): void {
     const had = this._missing.get(part) ?? null;
     if (had === reason) {
@@ -112,6 +124,7 @@ export class Parts {
   private _hold: Promise<void> = Promise.resolve();
   private readonly _missing = new Map<string, string>();
   private readonly _listeners = new Set<() => void>();
+  private _back: (() => void)[] = [];
 }
 
 /**
@@ -185,36 +198,56 @@ export interface IPartWiring extends IDisposable {
  * made by `Parts.lazy`) is called and `activate` wires what it loaded; or
  * at once, when something needs it first (`now`). Disposing the result
  * disposes that wiring, or cancels it if it has not happened yet. A part
- * that fails to load is left out (the status bar names it); the rest works.
+ * that fails to load is left out (the status bar names it); the rest works,
+ * and the part tries again at its next use (`now`) or once another part
+ * has loaded (`Parts.onceBack`), so it comes back without a reload.
  */
 export function activateWhenIdle<T>(
   restored: Promise<unknown>,
   load: () => Promise<T>,
-  activate: (loaded: T) => IDisposable
+  activate: (loaded: T) => IDisposable,
+  parts: Parts = PARTS
 ): IPartWiring {
   let disposed = false;
   let wiring: IDisposable | null = null;
   let force: () => void = () => undefined;
   const forced = new Promise<void>(resolve => (force = resolve));
-  const wired = Promise.race([afterStart(restored), forced])
-    .then(() => (disposed ? null : load()))
-    .then(loaded => {
-      if (loaded !== null && !disposed) {
-        wiring = activate(loaded);
-      }
-    });
-  wired.catch((reason: unknown) => {
-    if (!(reason instanceof PartMissingError)) {
-      console.error('jupyterlite-webmcp: a part failed to start.', reason);
+  const turn = Promise.race([afterStart(restored), forced]);
+  let wired: Promise<void> | null = null;
+  const attempt = (): Promise<void> => {
+    if (wired) {
+      return wired;
     }
-  });
+    const current = turn
+      .then(() => (disposed ? null : load()))
+      .then(loaded => {
+        if (loaded !== null && !disposed) {
+          wiring = activate(loaded);
+        }
+      });
+    wired = current;
+    current.catch((reason: unknown) => {
+      if (!(reason instanceof PartMissingError)) {
+        // a fault of the wiring itself: trying again would repeat it
+        console.error('jupyterlite-webmcp: a part failed to start.', reason);
+        return;
+      }
+      // the next use tries again, and so does the next part loaded (a
+      // second attempt while one is on its way shares it; a disposed part
+      // loads nothing)
+      wired = null;
+      parts.onceBack(attempt);
+    });
+    return current;
+  };
+  void attempt();
   return {
     get isDisposed() {
       return disposed;
     },
     now: () => {
       force();
-      return wired;
+      return attempt();
     },
     dispose: () => {
       if (disposed) {

@@ -5,7 +5,7 @@ import {
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { DisposableSet } from '@lumino/disposable';
 
-import { afterStart, PARTS } from '../common/parts';
+import { activateWhenIdle, PARTS } from '../common/parts';
 import { IOutputSelectionTracker, IWebMcpRegistry } from '../tokens';
 import { IToolServices } from '../webmcp/services';
 import { fromLater, selectionTools } from '../webmcp/tools';
@@ -64,10 +64,10 @@ export const outputSelectionToolPlugin: JupyterFrontEndPlugin<void> = {
     }
     // started once the start is over, in every app: Notebook 7 starts a
     // deferred plugin only when asked for it, and a selection made before
-    // the tracker exists is not seen
-    void afterStart(app.restored)
-      .then(tracker)
-      .catch(() => undefined); // a part that failed is named in the status bar
+    // the tracker exists is not seen; if its part fails to load, the status
+    // bar names it, and it is asked for again once another part has loaded
+    // (nothing to wire: the tracker, once there, records by itself)
+    set.add(activateWhenIdle(app.restored, tracker, () => new DisposableSet()));
   },
   deactivate: (): void => {
     tool?.dispose();

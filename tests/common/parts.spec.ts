@@ -207,6 +207,102 @@ describe('activateWhenIdle', () => {
   });
 });
 
+describe('a part that failed comes back without a reload', () => {
+  let warn: jest.SpyInstance;
+  beforeEach(() => {
+    warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    warn.mockRestore();
+  });
+
+  /** A chunk the network refuses until `online` is set. */
+  function chunk(): {
+    online: boolean;
+    fetches: number;
+    load: () => Promise<string>;
+  } {
+    const state = {
+      online: false,
+      fetches: 0,
+      load: async () => {
+        state.fetches++;
+        if (!state.online) {
+          throw new Error('offline');
+        }
+        return 'part';
+      }
+    };
+    return state;
+  }
+
+  it('onceBack calls its listener once, at the next part loaded, not at a failure', async () => {
+    const parts = new Parts();
+    const net = chunk();
+    const tools = parts.lazy('the notebook tools', net.load);
+    const panel = parts.lazy('the Access section', net.load);
+    await expect(tools()).rejects.toBeInstanceOf(PartMissingError);
+    const back = jest.fn();
+    parts.onceBack(back);
+    await expect(panel()).rejects.toBeInstanceOf(PartMissingError);
+    expect(back).not.toHaveBeenCalled();
+    net.online = true;
+    await tools();
+    expect(back).toHaveBeenCalledTimes(1);
+    await panel();
+    expect(back).toHaveBeenCalledTimes(1);
+  });
+
+  it('activateWhenIdle wires a part that failed once another part loads, or at its next use', async () => {
+    const parts = new Parts();
+    const net = chunk();
+    const activate = jest.fn(() => ({ isDisposed: false, dispose: jest.fn() }));
+    const tools = parts.lazy('the notebook tools', net.load);
+    const wiring = activateWhenIdle(
+      Promise.resolve(),
+      parts.lazy('the Access section', net.load),
+      activate,
+      parts
+    );
+    await expect(wiring.now()).rejects.toBeInstanceOf(PartMissingError);
+    expect(activate).not.toHaveBeenCalled();
+    // still offline: its next use fails again, and nothing loops
+    const fetches = net.fetches;
+    await expect(wiring.now()).rejects.toBeInstanceOf(PartMissingError);
+    expect(net.fetches).toBe(fetches + 1);
+    // back online: a tool call fetches the chunk, and the section follows
+    net.online = true;
+    await tools();
+    await flush();
+    expect(activate).toHaveBeenCalledTimes(1);
+    expect(parts.missing).toEqual([]);
+    await wiring.now();
+    expect(activate).toHaveBeenCalledTimes(1);
+  });
+
+  it('activateWhenIdle disposed while it waits to try again does not wire', async () => {
+    const parts = new Parts();
+    const net = chunk();
+    const activate = jest.fn();
+    const tools = parts.lazy('the notebook tools', net.load);
+    const wiring = activateWhenIdle(
+      Promise.resolve(),
+      parts.lazy('the Access section', net.load),
+      activate,
+      parts
+    );
+    await expect(wiring.now()).rejects.toBeInstanceOf(PartMissingError);
+    await expect(tools()).rejects.toBeInstanceOf(PartMissingError);
+    wiring.dispose();
+    net.online = true;
+    const fetches = net.fetches;
+    await tools();
+    await flush();
+    expect(net.fetches).toBe(fetches + 1);
+    expect(activate).not.toHaveBeenCalled();
+  });
+});
+
 describe('standInCommands', () => {
   it('runs a command from the start: the stand-in wires the part at once, then runs its own command', async () => {
     const { CommandRegistry } = await import('@lumino/commands');

@@ -4,7 +4,8 @@
  * When that chunk cannot be fetched (offline, or a cached page of an earlier
  * version asking for files the server no longer has), the page says what is
  * missing in the status bar's words, an agent's call says so too, and the
- * next call once the chunk can be fetched works: no uncaught error.
+ * next call once the chunk can be fetched works, the parts that failed with
+ * it coming back without a reload: no uncaught error.
  *
  * The extension's rule, the same in every app: JupyterLab only (@rule).
  */
@@ -15,7 +16,7 @@ import { IMPLEMENTED } from '../implemented';
 const LATER_CHUNK = /\/later\.[0-9a-f]+\.js/;
 
 test.describe('a part that fails to load', () => {
-  test('the tools stay registered, the status bar names what is missing, and the next call fetches it again @rule', async ({
+  test('the tools stay registered, the status bar names what is missing, and the next call fetches it again, the rest following @rule', async ({
     jupyter,
     agent
   }) => {
@@ -42,6 +43,9 @@ test.describe('a part that fails to load', () => {
       /Could not load the notebook tools: the page may be offline, or hold files of an earlier version\. Reload the page\./
     );
     expect(refused).toBeGreaterThan(0);
+    // the Access section is a part of that chunk: not there
+    const accessSection = jupyter.page.locator('#jp-agent-panel-access');
+    await expect(accessSection).toHaveCount(0);
 
     const failed = await agent.call('jupyter_list_workspace');
     expect(failed.isError).toBe(true);
@@ -63,6 +67,10 @@ test.describe('a part that fails to load', () => {
       'title',
       /Could not load the notebook tools/
     );
+    // and the parts that failed with it come back without a reload: the
+    // sections, the markers, the review store, the output selection
+    await expect(item).toHaveText(`WebMCP: ${IMPLEMENTED.length} tools`);
+    await expect(accessSection).toHaveCount(1);
 
     const unexpected = jupyter
       .consoleErrors()
