@@ -1,3 +1,5 @@
+import { type IDisposable } from '@lumino/disposable';
+
 import { ToolError } from '../../src/common/errors';
 import {
   activateWhenIdle,
@@ -236,6 +238,23 @@ describe('a part that failed comes back without a reload', () => {
     return state;
   }
 
+  /**
+   * A tool loader and an Access section wired when idle, both from one
+   * chunk that is offline at first.
+   */
+  function offlineSection(activate: (loaded: string) => IDisposable) {
+    const parts = new Parts();
+    const net = chunk();
+    const tools = parts.lazy('the notebook tools', net.load);
+    const wiring = activateWhenIdle(
+      Promise.resolve(),
+      parts.lazy('the Access section', net.load),
+      activate,
+      parts
+    );
+    return { parts, net, tools, wiring };
+  }
+
   it('onceBack calls its listener once, at the next part loaded, not at a failure', async () => {
     const parts = new Parts();
     const net = chunk();
@@ -254,16 +273,8 @@ describe('a part that failed comes back without a reload', () => {
   });
 
   it('activateWhenIdle wires a part that failed once another part loads, or at its next use', async () => {
-    const parts = new Parts();
-    const net = chunk();
     const activate = jest.fn(() => ({ isDisposed: false, dispose: jest.fn() }));
-    const tools = parts.lazy('the notebook tools', net.load);
-    const wiring = activateWhenIdle(
-      Promise.resolve(),
-      parts.lazy('the Access section', net.load),
-      activate,
-      parts
-    );
+    const { parts, net, tools, wiring } = offlineSection(activate);
     await expect(wiring.now()).rejects.toBeInstanceOf(PartMissingError);
     expect(activate).not.toHaveBeenCalled();
     // still offline: its next use fails again, and nothing loops
@@ -281,16 +292,8 @@ describe('a part that failed comes back without a reload', () => {
   });
 
   it('activateWhenIdle disposed while it waits to try again does not wire', async () => {
-    const parts = new Parts();
-    const net = chunk();
     const activate = jest.fn();
-    const tools = parts.lazy('the notebook tools', net.load);
-    const wiring = activateWhenIdle(
-      Promise.resolve(),
-      parts.lazy('the Access section', net.load),
-      activate,
-      parts
-    );
+    const { net, tools, wiring } = offlineSection(activate);
     await expect(wiring.now()).rejects.toBeInstanceOf(PartMissingError);
     await expect(tools()).rejects.toBeInstanceOf(PartMissingError);
     wiring.dispose();
