@@ -16,6 +16,8 @@
  * fractional parts of the cube roots of the first 64 primes, and of the
  * square roots of the first 8. Integer roots of BigInts give them exactly,
  * in every engine (floating-point cube roots are not correctly rounded).
+ * Beside them, `w`: the message schedule's buffer, not a constant, made
+ * once with them and reused by every hash.
  */
 let constants: { k: Int32Array; h: Int32Array; w: Int32Array } | null = null;
 
