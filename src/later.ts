@@ -9,7 +9,11 @@
  * The bundler joins the modules in the order of these lines, and the
  * chunk's gzipped size depends on it: 0.8 KB between the orders tried
  * (2026-12-05, docs/benchmarks.md); the handlers first was the smallest.
+ *
+ * The features' style sheet comes with their code (style/later.js); the
+ * start's sheet has only what the start draws.
  */
+import '../style/later.js';
 export { COMPILED_VALIDATORS, coreHandlers } from './webmcp/handlers';
 export { selectionHandlers } from './selection/tools';
 export { commentHandlers } from './review/tools';
