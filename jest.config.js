@@ -26,6 +26,11 @@ const esModules = [
 
 module.exports = {
   ...base,
+  moduleNameMapper: {
+    // first: a *.raw.css sheet is a string (tests/raw-css.js)
+    '\\.raw\\.css$': '<rootDir>/tests/raw-css.js',
+    ...base.moduleNameMapper
+  },
   reporters: ['default'],
   coverageReporters: ['text-summary', 'lcov'],
   collectCoverageFrom: ['src/**/*.{ts,tsx}', '!src/**/*.d.ts'],
