@@ -9,7 +9,8 @@
 // Each file is also put in the moment the page fetches it (docs/architecture.md,
 // "A small start"), read off the federation runtime (remoteEntry.*.js): at
 // the start, the runtime and the chunks its "./extension" and "./style"
-// modules load, which the page downloads and runs before the tools are
+// modules load, and our plugins' chunk, which the start fetches once the
+// layout is restored: what the page downloads and runs before the tools are
 // registered; later, every other chunk; the opt-in relay's files, fetched
 // only when the owner turns the relay on; and the files the page never
 // fetches (package.json, the settings schemas, the licenses). The goals:
@@ -89,6 +90,13 @@ function startFiles() {
       ids.add(match[1]);
     }
   }
+  // our plugins' chunk, which the start fetches once the layout is restored
+  // and which registers the tools (src/load-plugins.ts)
+  const plugins = runtime.match(/(\d+):"plugins"/);
+  if (!plugins) {
+    throw new Error('The runtime names no "plugins" chunk.');
+  }
+  ids.add(plugins[1]);
   const hashes = new Map();
   for (const match of runtime.matchAll(/(\d+):"([0-9a-f]{16,})"/g)) {
     hashes.set(match[1], match[2]);

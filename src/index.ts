@@ -1,57 +1,26 @@
 import { type JupyterFrontEndPlugin } from '@jupyterlab/application';
 
-import { accessPlugin } from './access/plugin';
-import { accessPanelPlugin } from './access/section-plugin';
-import { assistantsPlugin } from './assistants/plugin';
-import { provenancePlugin } from './access/provenance-plugin';
+import { agentPanelPlugin } from './agent-panel/frame-plugin';
 import { stableCellIdsPlugin } from './jupyter/cell-ids-plugin';
-import { activityPanelPlugin } from './agent-panel/activity-plugin';
-import { agentPanelPlugin, statusPlugin } from './agent-panel/plugin';
-import { proposePanelPlugin } from './propose/section-plugin';
-import { proposePlugin } from './propose/plugin';
-import { revertPlugin } from './revert/plugin';
-import { relayPlugin } from './relay/plugin';
-import { reviewPanelPlugin } from './review/section-plugin';
-import {
-  reviewBadgesPlugin,
-  reviewStorePlugin,
-  reviewToolsPlugin
-} from './review/plugin';
-import {
-  outputSelectionPlugin,
-  outputSelectionToolPlugin
-} from './selection/plugin';
-import webmcpPlugin, { toolServicesPlugin } from './webmcp/plugin';
+import { loadPluginsPlugin, registryPlugin } from './load-plugins';
 
 // The public API, for other extensions (docs/extending.md, "What is
 // stable"): `import { IAgentPanel, IWebMcpRegistry } from 'jupyterlite-webmcp'`.
 // The package's only entry (package.json `exports`).
 export * from './api';
 
+/**
+ * The page's start: what must be in place before the layout is restored
+ * (docs/architecture.md, "A small start"). Every other plugin of ours is in
+ * src/plugins.ts, fetched and started once the layout is restored.
+ */
 const plugins: JupyterFrontEndPlugin<unknown>[] = [
-  toolServicesPlugin,
-  webmcpPlugin,
+  // a notebook extension: in place before the restored notebooks open
   stableCellIdsPlugin,
-  statusPlugin,
-  provenancePlugin,
-  outputSelectionPlugin,
-  outputSelectionToolPlugin,
-  accessPlugin,
-  reviewStorePlugin,
-  reviewToolsPlugin,
-  reviewBadgesPlugin,
-  proposePlugin,
-  revertPlugin,
-  // the in-app assistant's tool registry, when one is installed
-  assistantsPlugin,
-  // a desktop agent through the local WebMCP relay, when the owner turns it on
-  relayPlugin,
-  // the Agent panel, then the sections the features add to it
+  // the layout restorer must know the panel to show it again
   agentPanelPlugin,
-  reviewPanelPlugin,
-  proposePanelPlugin,
-  accessPanelPlugin,
-  activityPanelPlugin
+  loadPluginsPlugin,
+  registryPlugin
 ];
 
 export default plugins;

@@ -16,8 +16,9 @@ import {
   IAgentAccess,
   IAgentPanel,
   IProposals,
-  IWebMcpRegistry
+  type IWebMcpRegistry
 } from '../tokens';
+import { IToolRegistry } from '../webmcp/services';
 import { fromLater } from '../webmcp/tools';
 
 /** What the plugin activates, in a chunk fetched once the page is idle. */
@@ -36,7 +37,7 @@ export const accessPanelPlugin: JupyterFrontEndPlugin<void> = {
     'The Access section of the Agent panel: what the agent may see or change in the current notebook.',
   autoStart: true,
   requires: [INotebookTracker, IAgentAccess, IAgentPanel],
-  optional: [IProposals, IWebMcpRegistry, ITranslator],
+  optional: [IProposals, IToolRegistry, ITranslator],
   activate: (
     app: JupyterFrontEnd,
     tracker: INotebookTracker,

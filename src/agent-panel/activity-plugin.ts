@@ -16,7 +16,8 @@ import { ITranslator } from '@jupyterlab/translation';
 import { type IDisposable } from '@lumino/disposable';
 
 import { activateWhenIdle } from '../common/parts';
-import { IAgentAccess, IAgentPanel, IWebMcpRegistry } from '../tokens';
+import { IAgentAccess, IAgentPanel, type IWebMcpRegistry } from '../tokens';
+import { IToolRegistry } from '../webmcp/services';
 import { fromLater } from '../webmcp/tools';
 
 /** What the plugin activates, in a chunk fetched once the page is idle. */
@@ -34,7 +35,7 @@ export const activityPanelPlugin: JupyterFrontEndPlugin<void> = {
     'The Activity section of the Agent panel (tool calls and agent edits), and the agent presence on cells.',
   autoStart: true,
   requires: [INotebookTracker, IAgentAccess, IAgentPanel],
-  optional: [IWebMcpRegistry, ITranslator, ISettingRegistry],
+  optional: [IToolRegistry, ITranslator, ISettingRegistry],
   activate: (
     app: JupyterFrontEnd,
     tracker: INotebookTracker,

@@ -16,7 +16,8 @@ import {
 import { type Token } from '@lumino/coreutils';
 import { DisposableSet } from '@lumino/disposable';
 
-import { IWebMcpRegistry } from '../tokens';
+import { type IWebMcpRegistry } from '../tokens';
+import { IToolRegistry } from '../webmcp/services';
 import { PARTS } from '../common/parts';
 import { type IAssistantToolRegistry } from './mirror';
 
@@ -97,7 +98,7 @@ export const assistantsPlugin: JupyterFrontEndPlugin<void> = {
   description:
     "Offers the notebook tools to the in-app AI assistant's tool registry (jupyter-ai-lite, jupyterlite-ai) when one is installed.",
   autoStart: true,
-  requires: [IWebMcpRegistry],
+  requires: [IToolRegistry],
   activate: (app: JupyterFrontEnd, registry: IWebMcpRegistry): void => {
     for (const assistant of KNOWN_ASSISTANTS) {
       connectAssistant(app, registry, assistant)

@@ -12,7 +12,8 @@ import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { DisposableDelegate } from '@lumino/disposable';
 
-import { IWebMcpRegistry } from '../tokens';
+import { type IWebMcpRegistry } from '../tokens';
+import { IToolRegistry } from '../webmcp/services';
 import { PARTS } from '../common/parts';
 import { type RelaySwitch } from './connection';
 import { readRelaySettings } from './settings';
@@ -38,7 +39,7 @@ export const relayPlugin: JupyterFrontEndPlugin<void> = {
   description:
     'Offers the notebook tools to a desktop agent through a local WebMCP relay, when the owner turns it on.',
   autoStart: true,
-  requires: [IWebMcpRegistry, ISettingRegistry],
+  requires: [IToolRegistry, ISettingRegistry],
   optional: [ITranslator],
   activate: (
     app: JupyterFrontEnd,

@@ -7,8 +7,8 @@ import { ITranslator } from '@jupyterlab/translation';
 import { DisposableSet, type IDisposable } from '@lumino/disposable';
 
 import { activateWhenIdle, PARTS } from '../common/parts';
-import { IReviewStore, IWebMcpRegistry } from '../tokens';
-import { IToolServices } from '../webmcp/services';
+import { IReviewStore, type IWebMcpRegistry } from '../tokens';
+import { IToolRegistry, IToolServices } from '../webmcp/services';
 import { commentTools, fromLater } from '../webmcp/tools';
 
 /** Provides the review store: the threads stored in notebook metadata. */
@@ -34,7 +34,7 @@ export const reviewToolsPlugin: JupyterFrontEndPlugin<void> = {
   description:
     'Adds the review-thread tools (jupyter_list_comments and the six others) to the WebMCP registry.',
   autoStart: true,
-  requires: [IWebMcpRegistry, IToolServices],
+  requires: [IToolRegistry, IToolServices],
   activate: (
     app: JupyterFrontEnd,
     registry: IWebMcpRegistry,

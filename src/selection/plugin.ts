@@ -6,8 +6,8 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 import { DisposableSet } from '@lumino/disposable';
 
 import { activateWhenIdle, PARTS } from '../common/parts';
-import { IOutputSelectionTracker, IWebMcpRegistry } from '../tokens';
-import { IToolServices } from '../webmcp/services';
+import { IOutputSelectionTracker, type IWebMcpRegistry } from '../tokens';
+import { IToolRegistry, IToolServices } from '../webmcp/services';
 import { fromLater, selectionTools } from '../webmcp/tools';
 import { type OutputSelectionTracker } from './capture';
 
@@ -50,7 +50,7 @@ export const outputSelectionToolPlugin: JupyterFrontEndPlugin<void> = {
   description:
     'Adds jupyter_get_output_selection to the WebMCP registry: the output text the human selected.',
   autoStart: true,
-  requires: [IWebMcpRegistry, IToolServices],
+  requires: [IToolRegistry, IToolServices],
   activate: (
     app: JupyterFrontEnd,
     registry: IWebMcpRegistry,

@@ -13,10 +13,10 @@ import { NOT_YET_KNOWN, NotebookVisibilityCache } from '../access/visibility';
 import { afterStart, PARTS } from '../common/parts';
 import { type IJupyterEnvironment } from '../jupyter/environment';
 import { NotebookResolver } from '../jupyter/notebook';
-import { IAgentAccess, IProposals, IWebMcpRegistry } from '../tokens';
+import { IAgentAccess, IProposals, type IWebMcpRegistry } from '../tokens';
 import { toolNotebooks } from './notebooks';
 import { WebMcpRegistry } from './register';
-import { IToolServices } from './services';
+import { IToolRegistry, IToolServices } from './services';
 import { coreTools, loadHandlers, preloadHandlers } from './tools';
 import { InputValidator } from './validate';
 
@@ -86,7 +86,8 @@ const plugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
   autoStart: true,
   requires: [IToolServices],
   optional: [ISettingRegistry, IProposals],
-  provides: IWebMcpRegistry,
+  // the public IWebMcpRegistry is the start's, which hands this one out
+  provides: IToolRegistry,
   activate: (
     app: JupyterFrontEnd,
     services: IToolServices,

@@ -210,7 +210,12 @@ const ALLOWED: Record<string, string[]> = {
   // what the page fetches once its start is over: the tools' handlers and
   // the features' UI, in one chunk
   'later.ts': EVERY_UNIT,
-  'index.ts': EVERY_UNIT
+  // the page's start: the Agent panel's frame, the stable cell ids, and the
+  // loader of our other plugins with the public registry's plugin
+  'index.ts': [...EVERY_UNIT, 'load-plugins.ts'],
+  'load-plugins.ts': ['api.ts', 'tokens.ts', 'webmcp/', 'plugins.ts'],
+  // our other plugins, fetched once the layout is restored (import() only)
+  'plugins.ts': EVERY_UNIT
 };
 
 const name = (file: string) => path.relative(ROOT, file);
@@ -246,10 +251,19 @@ const isWiringFile = (file: string) =>
   isPluginFile(file) && /(^|-)wiring\.tsx?$/.test(path.basename(file));
 
 const LATER = path.join(SRC, 'later.ts');
+const PLUGINS = path.join(SRC, 'plugins.ts');
+const INDEX = path.join(SRC, 'index.ts');
 
-/** The files the page's start runs: index.ts and its static imports, on. */
-function startClosure(): Set<string> {
-  const seen = new Set<string>([path.join(SRC, 'index.ts')]);
+/** Whether `file` is src/index.ts or src/plugins.ts, where plugins are listed. */
+const listsPlugins = (file: string) => file === INDEX || file === PLUGINS;
+
+/**
+ * The files `roots` run, with their static imports, on: by default what
+ * the page runs before the tools are registered, the start (index.ts) and
+ * our plugins' chunk (plugins.ts).
+ */
+function startClosure(roots: string[] = [INDEX, PLUGINS]): Set<string> {
+  const seen = new Set<string>(roots);
   const queue = [...seen];
   while (queue.length > 0) {
     const file = queue.shift()!;
@@ -285,7 +299,7 @@ describe('import rules (docs/architecture.md)', () => {
     expect(broken).toEqual([]);
   });
 
-  it('a face file is imported only by another face file, src/later.ts or src/index.ts', () => {
+  it('a face file is imported only by another face file, src/later.ts, src/index.ts or src/plugins.ts', () => {
     const faces = FILES.filter(isFaceFile).map(file => name(file));
     // each feature's face: its plugin, its tools' handlers, its section
     for (const face of [
@@ -305,18 +319,18 @@ describe('import rules (docs/architecture.md)', () => {
         isFaceFile(to) &&
         !isFaceFile(from) &&
         from !== LATER &&
-        unitOf(from) !== 'index.ts'
+        !listsPlugins(from)
     ).map(({ from, to }) => `${name(from)} -> ${name(to)}`);
     expect(broken).toEqual([]);
   });
 
-  it('a plugin file is imported only by src/index.ts or another plugin file', () => {
+  it('a plugin file is imported only by src/index.ts, src/plugins.ts or another plugin file', () => {
     expect(FILES.filter(isPluginFile).length).toBeGreaterThan(5);
     const broken = IMPORTS.filter(
       ({ from, to }) =>
         isPluginFile(to) &&
         !isWiringFile(to) &&
-        unitOf(from) !== 'index.ts' &&
+        !listsPlugins(from) &&
         !isPluginFile(from)
     ).map(({ from, to }) => `${name(from)} -> ${name(to)}`);
     expect(broken).toEqual([]);
@@ -340,6 +354,22 @@ describe('import rules (docs/architecture.md)', () => {
         .filter(({ dynamic, typeOnly }) => !dynamic && !typeOnly)
         .map(({ from }) => name(from))
     ).toEqual([]);
+  });
+
+  it('src/plugins.ts is loaded with import() only, once the layout is restored: the page creates the app without it', () => {
+    const loads = IMPORTS.filter(({ to }) => to === PLUGINS);
+    expect(loads.map(({ from, dynamic }) => [name(from), dynamic])).toEqual([
+      ['src/load-plugins.ts', true]
+    ]);
+    // what the page runs before it creates the app: no plugin of
+    // src/plugins.ts, none of what they import but the tokens and helpers
+    const before = startClosure([INDEX]);
+    const listed = IMPORTS.filter(({ from }) => from === PLUGINS).map(
+      ({ to }) => to
+    );
+    expect(listed.length).toBeGreaterThan(10);
+    expect([...before].filter(file => listed.includes(file))).toEqual([]);
+    expect(before.size).toBeLessThan(20);
   });
 
   it('the start reaches none of what src/later.ts brings: no wiring file, no module it names', () => {

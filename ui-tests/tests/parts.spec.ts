@@ -14,6 +14,8 @@ import { IMPLEMENTED } from '../implemented';
 
 /** The later chunk's file, as the federation runtime names it. */
 const LATER_CHUNK = /\/later\.[0-9a-f]+\.js/;
+/** Our plugins' chunk, fetched once the layout is restored. */
+const PLUGINS_CHUNK = /\/plugins\.[0-9a-f]+\.js/;
 
 test.describe('a part that fails to load', () => {
   test('the tools stay registered, the status bar names what is missing, and the next call fetches it again, the rest following @rule', async ({
@@ -79,6 +81,48 @@ test.describe('a part that fails to load', () => {
           !/Error when activating deferred plugins/.test(line) &&
           !/could not be loaded/.test(line)
       );
+    expect(unexpected).toEqual([]);
+    expect(jupyter.console.filter(entry => entry.type === 'pageerror')).toEqual(
+      []
+    );
+  });
+
+  test('our plugins that cannot be fetched are named in a notification, and "Try again" starts them @rule', async ({
+    jupyter,
+    agent
+  }) => {
+    const context = jupyter.page.context();
+    let refused = 0;
+    const refuse = async (route: { abort(code: string): Promise<void> }) => {
+      refused++;
+      await route.abort('internetdisconnected');
+    };
+    await context.route(PLUGINS_CHUNK, refuse);
+    jupyter.expectConsoleErrorsFor(PLUGINS_CHUNK);
+
+    await jupyter.open();
+    const notice = jupyter.page
+      .locator('.Toastify__toast')
+      .filter({ hasText: 'The WebMCP notebook tools could not be loaded' });
+    await expect(notice).toBeVisible();
+    expect(refused).toBeGreaterThan(0);
+    // nothing of ours but the start: no tools, no status item
+    expect(await agent.toolNames()).toEqual([]);
+    await expect(jupyter.page.locator('.jp-WebMcpStatus')).toHaveCount(0);
+
+    // back online: the person presses "Try again"
+    await context.unroute(PLUGINS_CHUNK, refuse);
+    await notice.getByRole('button', { name: 'Try again' }).click();
+    await agent.waitForTools(IMPLEMENTED);
+    await expect(jupyter.page.locator('.jp-WebMcpStatus')).toHaveText(
+      `WebMCP: ${IMPLEMENTED.length} tools`
+    );
+    const listed = await agent.call('jupyter_list_workspace');
+    expect(listed.isError).toBe(false);
+
+    const unexpected = jupyter
+      .consoleErrors()
+      .filter(line => !/could not be loaded/.test(line));
     expect(unexpected).toEqual([]);
     expect(jupyter.console.filter(entry => entry.type === 'pageerror')).toEqual(
       []

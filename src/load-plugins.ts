@@ -1,0 +1,121 @@
+/**
+ * Our plugins come after the layout is restored (docs/architecture.md, "A
+ * small start"). JupyterLab creates the app only once every extension's
+ * plugins are loaded, so the code of ours would hold up the page's start;
+ * the start (src/index.ts) has only what must be there before the layout is
+ * restored, and the plugins of src/plugins.ts, a chunk of their own, are
+ * fetched, registered with the app (but those the page's configuration
+ * disables) and started once it is restored: the `autoStart: true` ones
+ * first, then the deferred ones.
+ *
+ * The public `IWebMcpRegistry` is the start's: another extension that
+ * requires it at its own start gets our plugins fetched then, and the
+ * registry of our WebMCP plugin (the internal `IToolRegistry`).
+ */
+import {
+  type JupyterFrontEnd,
+  type JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import { Notification } from '@jupyterlab/apputils';
+import { PageConfig } from '@jupyterlab/coreutils';
+import { ITranslator, nullTranslator } from '@jupyterlab/translation';
+
+import { IWebMcpRegistry } from './api';
+import { IToolRegistry } from './webmcp/services';
+
+type Plugins = readonly JupyterFrontEndPlugin<unknown>[];
+
+let registering: Promise<Plugins> | null = null;
+
+/**
+ * Fetches our plugins and registers them with the app, once (a failed fetch
+ * is tried again at the next call); resolves with those registered. It does
+ * not start them: the plugin starting may be one they require.
+ */
+function registerOurPlugins(app: JupyterFrontEnd): Promise<Plugins> {
+  registering ??= import(/* webpackChunkName: "plugins" */ './plugins').then(
+    ({ default: plugins }) => {
+      const enabled = plugins.filter(
+        plugin => !PageConfig.Extension.isDisabled(plugin.id)
+      );
+      app.registerPlugins(enabled);
+      return enabled;
+    },
+    (reason: unknown) => {
+      registering = null;
+      throw reason;
+    }
+  );
+  return registering;
+}
+
+/** Starts our registered plugins: `autoStart: true` first, then `'defer'`. */
+async function startOurPlugins(
+  app: JupyterFrontEnd,
+  plugins: Plugins
+): Promise<void> {
+  for (const when of [true, 'defer']) {
+    await Promise.all(
+      plugins
+        .filter(plugin => plugin.autoStart === when)
+        .map(plugin =>
+          app.activatePlugin(plugin.id).catch((reason: unknown) => {
+            console.error(`Plugin '${plugin.id}' failed to activate.`, reason);
+          })
+        )
+    );
+  }
+}
+
+/**
+ * Fetches, registers and starts our plugins once the layout is restored;
+ * when the fetch fails, says so, with a button to try again.
+ */
+export const loadPluginsPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'jupyterlite-webmcp:load-plugins',
+  description:
+    "Fetches and starts the extension's plugins once the layout is restored.",
+  autoStart: true,
+  optional: [ITranslator],
+  activate: (app: JupyterFrontEnd, translator: ITranslator | null): void => {
+    const trans = (translator ?? nullTranslator).load('jupyterlite-webmcp');
+    const load = (): void => {
+      void registerOurPlugins(app).then(
+        plugins => startOurPlugins(app, plugins),
+        (reason: unknown) => {
+          console.error(
+            'jupyterlite-webmcp: its plugins could not be loaded.',
+            reason
+          );
+          Notification.error(
+            trans.__(
+              'The WebMCP notebook tools could not be loaded (offline, or the page is older than the installed extension). Try again, or reload the page.'
+            ),
+            {
+              autoClose: false,
+              actions: [{ label: trans.__('Try again'), callback: load }]
+            }
+          );
+        }
+      );
+    };
+    void app.restored.then(load);
+  }
+};
+
+/**
+ * `IWebMcpRegistry`, for other extensions: our plugins are fetched and
+ * registered when one requires it (at its start, possibly before ours), and
+ * the registry of our WebMCP plugin is started and handed out.
+ */
+export const registryPlugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
+  id: 'jupyterlite-webmcp:registry',
+  description:
+    'Provides the registry through which other extensions add WebMCP tools.',
+  autoStart: false,
+  provides: IWebMcpRegistry,
+  activate: async (app: JupyterFrontEnd): Promise<IWebMcpRegistry> => {
+    await registerOurPlugins(app);
+    return app.resolveRequiredService(IToolRegistry);
+  }
+};
