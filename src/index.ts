@@ -2,7 +2,11 @@ import { type JupyterFrontEndPlugin } from '@jupyterlab/application';
 
 import { agentPanelPlugin } from './agent-panel/frame-plugin';
 import { stableCellIdsPlugin } from './jupyter/cell-ids-plugin';
-import { loadPluginsPlugin, registryPlugin } from './load-plugins';
+import {
+  assistantsEarlyPlugin,
+  loadPluginsPlugin,
+  registryPlugin
+} from './load-plugins';
 
 // The public API, for other extensions (docs/extending.md, "What is
 // stable"): `import { IAgentPanel, IWebMcpRegistry } from 'jupyterlite-webmcp'`.
@@ -20,7 +24,9 @@ const plugins: JupyterFrontEndPlugin<unknown>[] = [
   // the layout restorer must know the panel to show it again
   agentPanelPlugin,
   loadPluginsPlugin,
-  registryPlugin
+  registryPlugin,
+  // with an in-app assistant installed, ours start with the app
+  assistantsEarlyPlugin
 ];
 
 export default plugins;

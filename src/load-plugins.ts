@@ -10,7 +10,9 @@
  *
  * The public `IWebMcpRegistry` is the start's: another extension that
  * requires it at its own start gets our plugins fetched then, and the
- * registry of our WebMCP plugin (the internal `IToolRegistry`).
+ * registry of our WebMCP plugin (the internal `IToolRegistry`). So does an
+ * in-app assistant, when one is installed: its chats offer the tools its
+ * registry holds when they are created, from the page's start on.
  */
 import {
   type JupyterFrontEnd,
@@ -21,6 +23,7 @@ import { PageConfig } from '@jupyterlab/coreutils';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { IWebMcpRegistry } from './api';
+import { KNOWN_ASSISTANTS } from './assistants/known';
 import { IToolRegistry } from './webmcp/services';
 
 type Plugins = readonly JupyterFrontEndPlugin<unknown>[];
@@ -117,5 +120,35 @@ export const registryPlugin: JupyterFrontEndPlugin<IWebMcpRegistry> = {
   activate: async (app: JupyterFrontEnd): Promise<IWebMcpRegistry> => {
     await registerOurPlugins(app);
     return app.resolveRequiredService(IToolRegistry);
+  }
+};
+
+/** Our plugin that offers the tools to an in-app assistant (src/assistants/). */
+const ASSISTANTS_PLUGIN = 'jupyterlite-webmcp:assistants';
+
+/**
+ * When an in-app assistant is installed, our plugins are fetched and the
+ * assistants' plugin started during the app's start, not after it: the
+ * assistant (jupyterlite-ai 0.20 opens its chat with the page) offers a new
+ * chat the tools its registry holds then. The app's start waits for it;
+ * without an assistant, nothing.
+ */
+export const assistantsEarlyPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'jupyterlite-webmcp:assistants-early',
+  description:
+    'Starts the in-app assistant bridge with the app, when an assistant is installed.',
+  autoStart: true,
+  activate: async (app: JupyterFrontEnd): Promise<void> => {
+    if (!KNOWN_ASSISTANTS.some(known => app.hasPlugin(known.pluginId))) {
+      return;
+    }
+    try {
+      await registerOurPlugins(app);
+    } catch {
+      return; // the loader's notification says so once the layout is restored
+    }
+    if (app.hasPlugin(ASSISTANTS_PLUGIN)) {
+      await app.activatePlugin(ASSISTANTS_PLUGIN);
+    }
   }
 };

@@ -13,12 +13,12 @@ import {
   type JupyterFrontEnd,
   type JupyterFrontEndPlugin
 } from '@jupyterlab/application';
-import { type Token } from '@lumino/coreutils';
 import { DisposableSet } from '@lumino/disposable';
 
 import { type IWebMcpRegistry } from '../tokens';
 import { IToolRegistry } from '../webmcp/services';
 import { PARTS } from '../common/parts';
+import { type IKnownAssistant, KNOWN_ASSISTANTS } from './known';
 import { type IAssistantToolRegistry } from './mirror';
 
 /** The mirror and the AI SDK tool shape: loaded only with an assistant. */
@@ -27,28 +27,7 @@ const loadMirror = PARTS.lazy(
   () => import(/* webpackChunkName: "assistants" */ './mirror')
 );
 
-/** An assistant we know how to reach. */
-export interface IKnownAssistant {
-  /** Its package, as the status item names it. */
-  packageName: string;
-  /** The plugin that provides its tool registry. */
-  pluginId: string;
-  /** Its token module, from the share scope. */
-  load(): Promise<{ IToolRegistry: Token<unknown> }>;
-}
-
-export const KNOWN_ASSISTANTS: readonly IKnownAssistant[] = [
-  {
-    packageName: 'jupyter-ai-lite',
-    pluginId: '@jupyter-ai/agent-lite:tool-registry',
-    load: () => import('@jupyter-ai/agent-lite')
-  },
-  {
-    packageName: 'jupyterlite-ai',
-    pluginId: '@jupyternaut/persona:tool-registry',
-    load: () => import('@jupyternaut/agent')
-  }
-];
+export { KNOWN_ASSISTANTS, type IKnownAssistant } from './known';
 
 /** Whether a value has the registry methods the mirror uses. */
 function isToolRegistry(value: unknown): value is IAssistantToolRegistry {
@@ -99,21 +78,29 @@ export const assistantsPlugin: JupyterFrontEndPlugin<void> = {
     "Offers the notebook tools to the in-app AI assistant's tool registry (jupyter-ai-lite, jupyterlite-ai) when one is installed.",
   autoStart: true,
   requires: [IToolRegistry],
-  activate: (app: JupyterFrontEnd, registry: IWebMcpRegistry): void => {
-    for (const assistant of KNOWN_ASSISTANTS) {
-      connectAssistant(app, registry, assistant)
-        .then(connection => {
-          if (connection) {
-            connections.push(connection);
+  // resolves once every assistant installed is connected: the start's
+  // plugin that starts this one early waits for it (src/load-plugins.ts)
+  activate: async (
+    app: JupyterFrontEnd,
+    registry: IWebMcpRegistry
+  ): Promise<void> => {
+    await Promise.all(
+      KNOWN_ASSISTANTS.map(assistant =>
+        connectAssistant(app, registry, assistant).then(
+          connection => {
+            if (connection) {
+              connections.push(connection);
+            }
+          },
+          reason => {
+            console.warn(
+              `jupyterlite-webmcp: the notebook tools could not be offered to ${assistant.packageName}:`,
+              reason
+            );
           }
-        })
-        .catch(reason => {
-          console.warn(
-            `jupyterlite-webmcp: the notebook tools could not be offered to ${assistant.packageName}:`,
-            reason
-          );
-        });
-    }
+        )
+      )
+    );
   },
   deactivate: (): void => {
     for (const connection of connections.splice(0)) {

@@ -213,7 +213,13 @@ const ALLOWED: Record<string, string[]> = {
   // the page's start: the Agent panel's frame, the stable cell ids, and the
   // loader of our other plugins with the public registry's plugin
   'index.ts': [...EVERY_UNIT, 'load-plugins.ts'],
-  'load-plugins.ts': ['api.ts', 'tokens.ts', 'webmcp/', 'plugins.ts'],
+  'load-plugins.ts': [
+    'api.ts',
+    'tokens.ts',
+    'webmcp/',
+    'assistants/',
+    'plugins.ts'
+  ],
   // our other plugins, fetched once the layout is restored (import() only)
   'plugins.ts': EVERY_UNIT
 };
