@@ -495,6 +495,44 @@ export function installPageHelpers(): void {
     return service(/:ISettingRegistry$/, 'the settings registry');
   }
 
+  /**
+   * Our plugins come after the layout is restored (src/load-plugins.ts):
+   * the app is ready once they have started and the registry's first
+   * registrations have settled (or it found no WebMCP), as a person finds
+   * the page once it has loaded; or once the loader said it could not fetch
+   * them (its notification). An app without the extension is ready at once.
+   */
+  async function ourPluginsStarted(exposed: JupyterFrontEnd): Promise<void> {
+    const lumino = exposed as unknown as {
+      hasPlugin(id: string): boolean;
+      isPluginActivated(id: string): boolean;
+    };
+    if (!lumino.hasPlugin('jupyterlite-webmcp:load-plugins')) {
+      return;
+    }
+    const webmcp = 'jupyterlite-webmcp:webmcp';
+    const failed = () =>
+      [...document.querySelectorAll('.Toastify__toast')].some(toast =>
+        toast.textContent?.includes('could not be loaded')
+      );
+    await until(
+      "the extension's plugins to start",
+      60_000,
+      () => (lumino.isPluginActivated(webmcp) || failed() ? true : undefined),
+      () => `registered: ${lumino.hasPlugin(webmcp)}`
+    );
+    if (failed()) {
+      return;
+    }
+    const registry = await service<{ status: { pending: boolean } }>(
+      /^jupyterlite-webmcp:IToolRegistry$/,
+      "the extension's registry"
+    );
+    await until('the first registrations to settle', 60_000, () =>
+      registry.status.pending ? undefined : true
+    );
+  }
+
   window.uiTests = {
     app,
     async appReady() {
@@ -539,6 +577,7 @@ export function installPageHelpers(): void {
           }
         );
       }
+      await ourPluginsStarted(exposed);
       return exposed.name;
     },
     async savedLayout() {
