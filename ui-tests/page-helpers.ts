@@ -498,7 +498,7 @@ export function installPageHelpers(): void {
   /**
    * Our plugins come after the layout is restored (src/load-plugins.ts):
    * the app is ready once they have started and the registry's first
-   * registrations have settled (or it found no WebMCP), as a person finds
+   * registrations have settled (or its first look found no WebMCP), as a person finds
    * the page once it has loaded; or once the loader said it could not fetch
    * them (its notification). An app without the extension is ready at once.
    */
@@ -524,12 +524,19 @@ export function installPageHelpers(): void {
     if (failed()) {
       return;
     }
-    const registry = await service<{ status: { pending: boolean } }>(
+    // `settled`: the first registrations settled, or the first look found
+    // no WebMCP (not the end of the re-checks for a late polyfill, which a
+    // test may install once the app is ready)
+    const registry = await service<{ settled(): Promise<void> }>(
       /^jupyterlite-webmcp:IToolRegistry$/,
       "the extension's registry"
     );
+    let settled = false;
+    void registry.settled().then(() => {
+      settled = true;
+    });
     await until('the first registrations to settle', 60_000, () =>
-      registry.status.pending ? undefined : true
+      settled ? true : undefined
     );
   }
 
