@@ -9,6 +9,8 @@
  *
  * The extension's rule, the same in every app: JupyterLab only (@rule).
  */
+import { type BrowserContext } from '@playwright/test';
+
 import { expect, test } from '../fixtures';
 import { IMPLEMENTED } from '../implemented';
 
@@ -17,18 +19,34 @@ const LATER_CHUNK = /\/later\.[0-9a-f]+\.js/;
 /** Our plugins' chunk, fetched once the layout is restored. */
 const PLUGINS_CHUNK = /\/plugins\.[0-9a-f]+\.js/;
 
+/**
+ * Refuses every request for `chunk`, as an offline page would see it,
+ * counting them, until `stop`.
+ */
+async function refuse(
+  context: BrowserContext,
+  chunk: RegExp
+): Promise<{ readonly count: number; stop(): Promise<void> }> {
+  let count = 0;
+  const handler = async (route: { abort(code: string): Promise<void> }) => {
+    count++;
+    await route.abort('internetdisconnected');
+  };
+  await context.route(chunk, handler);
+  return {
+    get count() {
+      return count;
+    },
+    stop: () => context.unroute(chunk, handler)
+  };
+}
+
 test.describe('a part that fails to load', () => {
   test('the tools stay registered, the status bar names what is missing, and the next call fetches it again, the rest following @rule', async ({
     jupyter,
     agent
   }) => {
-    const context = jupyter.page.context();
-    let refused = 0;
-    const refuse = async (route: { abort(code: string): Promise<void> }) => {
-      refused++;
-      await route.abort('internetdisconnected');
-    };
-    await context.route(LATER_CHUNK, refuse);
+    const refused = await refuse(jupyter.page.context(), LATER_CHUNK);
     // the browser reports each refused file, and JupyterLab the deferred
     // plugins (the review store, the output-selection tracker) it could not
     // start: expected here, and checked below to be nothing else
@@ -44,7 +62,7 @@ test.describe('a part that fails to load', () => {
       'title',
       /Could not load the notebook tools: the page may be offline, or hold files of an earlier version\. Reload the page\./
     );
-    expect(refused).toBeGreaterThan(0);
+    expect(refused.count).toBeGreaterThan(0);
     // the Access section is a part of that chunk: not there
     const accessSection = jupyter.page.locator('#jp-agent-panel-access');
     await expect(accessSection).toHaveCount(0);
@@ -59,7 +77,7 @@ test.describe('a part that fails to load', () => {
     });
 
     // back online: the next call fetches the chunk and answers
-    await context.unroute(LATER_CHUNK, refuse);
+    await refused.stop();
     const listed = await agent.call<{ entries: unknown[] }>(
       'jupyter_list_workspace'
     );
@@ -91,13 +109,7 @@ test.describe('a part that fails to load', () => {
     jupyter,
     agent
   }) => {
-    const context = jupyter.page.context();
-    let refused = 0;
-    const refuse = async (route: { abort(code: string): Promise<void> }) => {
-      refused++;
-      await route.abort('internetdisconnected');
-    };
-    await context.route(PLUGINS_CHUNK, refuse);
+    const refused = await refuse(jupyter.page.context(), PLUGINS_CHUNK);
     jupyter.expectConsoleErrorsFor(PLUGINS_CHUNK);
 
     await jupyter.open();
@@ -105,13 +117,13 @@ test.describe('a part that fails to load', () => {
       .locator('.Toastify__toast')
       .filter({ hasText: 'The WebMCP notebook tools could not be loaded' });
     await expect(notice).toBeVisible();
-    expect(refused).toBeGreaterThan(0);
+    expect(refused.count).toBeGreaterThan(0);
     // nothing of ours but the start: no tools, no status item
     expect(await agent.toolNames()).toEqual([]);
     await expect(jupyter.page.locator('.jp-WebMcpStatus')).toHaveCount(0);
 
     // back online: the person presses "Try again"
-    await context.unroute(PLUGINS_CHUNK, refuse);
+    await refused.stop();
     await notice.getByRole('button', { name: 'Try again' }).click();
     await agent.waitForTools(IMPLEMENTED);
     await expect(jupyter.page.locator('.jp-WebMcpStatus')).toHaveText(
