@@ -32,23 +32,23 @@ let registering: Promise<Plugins> | null = null;
 
 /**
  * Fetches our plugins and registers them with the app, once (a failed fetch
- * is tried again at the next call); resolves with those registered. It does
- * not start them: the plugin starting may be one they require.
+ * or registration is tried again at the next call, and registers only the
+ * plugins not registered yet); resolves with those registered. It does not
+ * start them: the plugin starting may be one they require.
  */
 function registerOurPlugins(app: JupyterFrontEnd): Promise<Plugins> {
-  registering ??= import(/* webpackChunkName: "plugins" */ './plugins').then(
-    ({ default: plugins }) => {
+  registering ??= import(/* webpackChunkName: "plugins" */ './plugins')
+    .then(({ default: plugins }) => {
       const enabled = plugins.filter(
         plugin => !PageConfig.Extension.isDisabled(plugin.id)
       );
-      app.registerPlugins(enabled);
+      app.registerPlugins(enabled.filter(plugin => !app.hasPlugin(plugin.id)));
       return enabled;
-    },
-    (reason: unknown) => {
+    })
+    .catch((reason: unknown) => {
       registering = null;
       throw reason;
-    }
-  );
+    });
   return registering;
 }
 
