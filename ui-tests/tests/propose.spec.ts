@@ -99,7 +99,22 @@ async function buttonsUnderPresence(cell: Locator): Promise<string[]> {
   await expect(label).toBeVisible();
   const toolbar = cell.getByRole('toolbar', { name: 'Cell toolbar' });
   await expect(toolbar.getByRole('button').first()).toBeVisible();
-  const box = (await label.boundingBox())!;
+  // measured again until the label has a box: it can be drawn anew between
+  // the check above and the measure (a rehearsal's `boundingBox` was null)
+  let covered: string[] = [];
+  await expect(async () => {
+    const box = await label.boundingBox();
+    expect(box, 'the presence label has a box').not.toBeNull();
+    covered = await coveredButtons(cell, box!);
+  }).toPass();
+  return covered;
+}
+
+/** The buttons of `cell` that a label with box `box` covers. */
+function coveredButtons(
+  cell: Locator,
+  box: { x: number; y: number; width: number; height: number }
+): Promise<string[]> {
   // role locators reach into the toolkit's shadow roots (jp-button)
   return cell.getByRole('button').evaluateAll((buttons, labelBox) => {
     /** The innermost element at a point, through open shadow roots. */
