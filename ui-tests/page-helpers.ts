@@ -498,9 +498,10 @@ export function installPageHelpers(): void {
   /**
    * Our plugins come after the layout is restored (src/load-plugins.ts):
    * the app is ready once they have started and the registry's first
-   * registrations have settled (or its first look found no WebMCP), as a person finds
-   * the page once it has loaded; or once the loader said it could not fetch
-   * them (its notification). An app without the extension is ready at once.
+   * registrations have settled (or its first look found no WebMCP), as a
+   * person finds the page once it has loaded; or once the loader said it
+   * could not fetch them (its notification). An app without the extension
+   * is ready at once.
    */
   async function ourPluginsStarted(exposed: JupyterFrontEnd): Promise<void> {
     const lumino = exposed as unknown as {
