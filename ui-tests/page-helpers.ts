@@ -620,6 +620,16 @@ export function installPageHelpers(): void {
       )) {
         button.click();
       }
+      // the test's notifications dismissed, toasts gone: one left on screen
+      // would answer the next test's wait for its own (the same words, for a
+      // file of the same name, in a test run again)
+      if (app().commands.hasCommand('apputils:dismiss-notification')) {
+        // with no id: every notification
+        await app().commands.execute('apputils:dismiss-notification', {});
+      }
+      await until("the test's notifications to leave the screen", 5000, () =>
+        document.querySelector('.Toastify__toast') ? undefined : true
+      );
       for (const widget of [...app().shell.widgets('main')]) {
         const context = (widget as { context?: { model: { dirty: boolean } } })
           .context;
