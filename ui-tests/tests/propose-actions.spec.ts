@@ -134,6 +134,10 @@ async function typeAtEnd(
 }
 
 test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
+  // each test works in its own notebooks, so they share the worker's app
+  // start-up (ui-tests/shared-app.ts); the run-block screenshot's theme
+  // switch puts JupyterLab Light back before it goes on
+  test.use({ shareApp: true });
   test('a run approved: one block lists every cell and the kernel, Accept runs them @backend', async ({
     jupyter,
     human,
@@ -653,69 +657,77 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     expect(await counts(jupyter)).toEqual([3, 4]);
   });
 
-  for (const theme of [
-    { name: 'JupyterLab Light', light: 'true' },
-    { name: 'JupyterLab Dark', light: 'false' }
-  ]) {
-    test(`run, insert, delete and kernel blocks: no WCAG A/AA violations (${theme.name}) @shell`, async ({
-      jupyter,
-      human,
-      agent
-    }) => {
-      const long = Array.from({ length: 20 }, (_, i) => `v${i} = ${i}`).join(
-        '\n'
-      );
-      await openInPropose(jupyter, human, agent, 'a11y-actions.ipynb', [
-        codeCell('a', 'x = 1'),
-        codeCell('b', long),
-        codeCell('c', 'z = 3'),
-        codeCell('d', 'w = 4')
-      ]);
-      const page = jupyter.page;
-      await human.command('apputils:change-theme', { theme: theme.name });
-      await expect(page.locator('body')).toHaveAttribute(
-        'data-jp-theme-light',
-        theme.light
-      );
-      await expect(page.locator('#jupyterlab-splash')).toHaveCount(0);
-      const hash = await hashes(agent);
-      const calls = [
-        await agent.start(RUN, { cellIds: ['a', 'b'] }),
-        await agent.start(INSERT, {
-          referenceCellId: 'c',
-          position: 'below',
-          source: 'inserted = 1'
-        }),
-        await agent.start(DELETE, { cellId: 'd', expectedSourceHash: hash.d }),
-        await agent.start(ACTION, { action: 'restart' })
-      ];
-      const blocks = page.locator('.jp-ProposalBlock');
-      await expect(blocks).toHaveCount(4);
-      const kinds = await blocks.evaluateAll(nodes =>
-        nodes.map(node => (node as HTMLElement).dataset.proposalKind).sort()
-      );
-      expect(kinds).toEqual(['delete', 'insert', 'kernel', 'run']);
-      // the long source folded, then expanded by its button
-      const toggle = page.locator('.jp-ProposalBlock-foldToggle');
-      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-      await toggle.click();
-      await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-      await expect(
-        page.getByRole('region', { name: RUN_BLOCK }).locator('li pre').nth(1)
-      ).toHaveText(long);
-      expect(
-        await violations(page, ['.jp-ProposalBlock', '.jp-ProposalRunNote'])
-      ).toEqual([]);
-      // each Deny clicked, until no block is left
-      for (let left = 4; left > 0; left--) {
-        await blocks.first().locator('.jp-mod-deny').click();
-        await expect(blocks).toHaveCount(left - 1);
-      }
-      for (const call of calls) {
-        expect((await call.settled()).result!.structured).toMatchObject({
-          status: 'denied'
-        });
-      }
-    });
-  }
+  test.describe('in each theme', () => {
+    // they leave the app in the theme they check, which a shared app would
+    // carry to the next test
+    test.use({ shareApp: false });
+    for (const theme of [
+      { name: 'JupyterLab Light', light: 'true' },
+      { name: 'JupyterLab Dark', light: 'false' }
+    ]) {
+      test(`run, insert, delete and kernel blocks: no WCAG A/AA violations (${theme.name}) @shell`, async ({
+        jupyter,
+        human,
+        agent
+      }) => {
+        const long = Array.from({ length: 20 }, (_, i) => `v${i} = ${i}`).join(
+          '\n'
+        );
+        await openInPropose(jupyter, human, agent, 'a11y-actions.ipynb', [
+          codeCell('a', 'x = 1'),
+          codeCell('b', long),
+          codeCell('c', 'z = 3'),
+          codeCell('d', 'w = 4')
+        ]);
+        const page = jupyter.page;
+        await human.command('apputils:change-theme', { theme: theme.name });
+        await expect(page.locator('body')).toHaveAttribute(
+          'data-jp-theme-light',
+          theme.light
+        );
+        await expect(page.locator('#jupyterlab-splash')).toHaveCount(0);
+        const hash = await hashes(agent);
+        const calls = [
+          await agent.start(RUN, { cellIds: ['a', 'b'] }),
+          await agent.start(INSERT, {
+            referenceCellId: 'c',
+            position: 'below',
+            source: 'inserted = 1'
+          }),
+          await agent.start(DELETE, {
+            cellId: 'd',
+            expectedSourceHash: hash.d
+          }),
+          await agent.start(ACTION, { action: 'restart' })
+        ];
+        const blocks = page.locator('.jp-ProposalBlock');
+        await expect(blocks).toHaveCount(4);
+        const kinds = await blocks.evaluateAll(nodes =>
+          nodes.map(node => (node as HTMLElement).dataset.proposalKind).sort()
+        );
+        expect(kinds).toEqual(['delete', 'insert', 'kernel', 'run']);
+        // the long source folded, then expanded by its button
+        const toggle = page.locator('.jp-ProposalBlock-foldToggle');
+        await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+        await toggle.click();
+        await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+        await expect(
+          page.getByRole('region', { name: RUN_BLOCK }).locator('li pre').nth(1)
+        ).toHaveText(long);
+        expect(
+          await violations(page, ['.jp-ProposalBlock', '.jp-ProposalRunNote'])
+        ).toEqual([]);
+        // each Deny clicked, until no block is left
+        for (let left = 4; left > 0; left--) {
+          await blocks.first().locator('.jp-mod-deny').click();
+          await expect(blocks).toHaveCount(left - 1);
+        }
+        for (const call of calls) {
+          expect((await call.settled()).result!.structured).toMatchObject({
+            status: 'denied'
+          });
+        }
+      });
+    }
+  });
 });
