@@ -175,6 +175,10 @@ function toolbarItem(jupyter: JupyterApp, name: string): Locator {
 }
 
 test.describe('agent access, set by the human', () => {
+  // each test works in its own notebooks: they share the worker's app
+  // start-up (ui-tests/shared-app.ts)
+  test.use({ shareApp: true });
+
   test('cell context menu: write → read → none → write, and the agent @shell', async ({
     jupyter,
     human,
@@ -500,70 +504,77 @@ test.describe('agent access, set by the human', () => {
     expect(context.structured!.notebook).toBeNull();
   });
 
-  test('markers survive windowing: full windowing, a 300-cell notebook @shell', async ({
-    jupyter,
-    human
-  }) => {
-    await jupyter.open();
-    const access = (value: string) => ({
-      [KEY]: { version: 1, access: value }
-    });
-    const path = await jupyter.createNotebook(
-      'long.ipynb',
-      notebookOf(
-        Array.from({ length: 300 }, (_, i) =>
-          codeCell(`k${i}`, `cell_${i} = ${i}`, {
-            metadata: i === 5 ? access('read') : i === 250 ? access('none') : {}
-          })
+  test.describe('in full windowing', () => {
+    // it changes the notebooks' windowing setting, which a shared app would
+    // carry to the next test
+    test.use({ shareApp: false });
+
+    test('markers survive windowing: full windowing, a 300-cell notebook @shell', async ({
+      jupyter,
+      human
+    }) => {
+      await jupyter.open();
+      const access = (value: string) => ({
+        [KEY]: { version: 1, access: value }
+      });
+      const path = await jupyter.createNotebook(
+        'long.ipynb',
+        notebookOf(
+          Array.from({ length: 300 }, (_, i) =>
+            codeCell(`k${i}`, `cell_${i} = ${i}`, {
+              metadata:
+                i === 5 ? access('read') : i === 250 ? access('none') : {}
+            })
+          )
         )
-      )
-    );
-    // only the cells in view are in the page; the others are not rendered yet
-    await human.setSetting(
-      '@jupyterlab/notebook-extension:tracker',
-      'windowingMode',
-      'full'
-    );
-    await human.openNotebook(path, { kernel: false });
-    expect((await jupyter.notebookView()).windowingMode).toBe('full');
-    const cellAt = (index: number) =>
-      jupyter.page.locator(
-        `.jp-Notebook .jp-Cell[data-windowed-list-index="${index}"]`
       );
+      // only the cells in view are in the page; the others are not rendered yet
+      await human.setSetting(
+        '@jupyterlab/notebook-extension:tracker',
+        'windowingMode',
+        'full'
+      );
+      await human.openNotebook(path, { kernel: false });
+      expect((await jupyter.notebookView()).windowingMode).toBe('full');
+      const cellAt = (index: number) =>
+        jupyter.page.locator(
+          `.jp-Notebook .jp-Cell[data-windowed-list-index="${index}"]`
+        );
 
-    // out of view, a cell's input (and the marker in it) leaves the page
-    const inPage = (index: number) =>
-      cellAt(index).locator('.jp-Cell-inputWrapper');
-    await expect(marker(cellAt(5), READ)).toBeVisible();
-    await human.scrollToCell(250);
-    await expect(marker(cellAt(250), HIDDEN)).toBeVisible();
-    await expect(inPage(5)).toHaveCount(0);
+      // out of view, a cell's input (and the marker in it) leaves the page
+      const inPage = (index: number) =>
+        cellAt(index).locator('.jp-Cell-inputWrapper');
+      await expect(marker(cellAt(5), READ)).toBeVisible();
+      await human.scrollToCell(250);
+      await expect(marker(cellAt(250), HIDDEN)).toBeVisible();
+      await expect(inPage(5)).toHaveCount(0);
 
-    // a collaborator hides cell 5 while it is out of the page
-    await human.setCellMetadata(5, KEY, { version: 1, access: 'none' });
-    await human.scrollToCell(5);
-    await expect(marker(cellAt(5), HIDDEN)).toBeVisible();
-    await expect(inPage(250)).toHaveCount(0);
+      // a collaborator hides cell 5 while it is out of the page
+      await human.setCellMetadata(5, KEY, { version: 1, access: 'none' });
+      await human.scrollToCell(5);
+      await expect(marker(cellAt(5), HIDDEN)).toBeVisible();
+      await expect(inPage(250)).toHaveCount(0);
 
-    // the human opens cell 250 again (its shortcut, in command mode on it),
-    // then scrolls away and back
-    await human.scrollToCell(250);
-    await human.selectCells(250);
-    await jupyter.page.evaluate(() =>
-      window.uiTests.findNotebook(null)?.content.activeCell?.node.focus()
-    );
-    await jupyter.page.keyboard.press('Shift+G');
-    await expectNoMarker(cellAt(250));
-    expect(await cellAccess(jupyter, 250)).toBeNull();
-    // (the active cell stays in the page: make another one active)
-    await human.selectCells(0);
-    await human.scrollToCell(0);
-    await expect(inPage(250)).toHaveCount(0);
-    await human.scrollToCell(250);
-    await expect(inPage(250)).toHaveCount(1);
-    await expectNoMarker(cellAt(250));
-    await human.scrollToCell(5);
-    await expect(marker(cellAt(5), HIDDEN)).toBeVisible();
+      // the human opens cell 250 again (its shortcut, in command mode on it),
+      // then scrolls away and back
+      await human.scrollToCell(250);
+      await human.selectCells(250);
+      await jupyter.page.evaluate(() =>
+        window.uiTests.findNotebook(null)?.content.activeCell?.node.focus()
+      );
+      await jupyter.page.keyboard.press('Shift+G');
+      await expectNoMarker(cellAt(250));
+      expect(await cellAccess(jupyter, 250)).toBeNull();
+      // (the active cell stays in the page: make another one active)
+      await human.selectCells(0);
+      await human.scrollToCell(0);
+      await expect(inPage(250)).toHaveCount(0);
+      await human.scrollToCell(250);
+      await expect(inPage(250)).toHaveCount(1);
+      await expectNoMarker(cellAt(250));
+      await human.scrollToCell(5);
+      await expect(marker(cellAt(5), HIDDEN)).toBeVisible();
+    });
   });
 });
 
@@ -574,7 +585,7 @@ test.describe('agent access, set by the human', () => {
  * own, another app, reached through the tabs' channel.
  */
 test.describe('agent access of an open notebook, from the file browser', () => {
-  test.use({ liteUi: 'notebook' });
+  test.use({ liteUi: 'notebook', shareApp: true });
 
   test('file browser, notebook open: written through its live model', async ({
     jupyter,
