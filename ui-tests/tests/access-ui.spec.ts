@@ -175,9 +175,11 @@ function toolbarItem(jupyter: JupyterApp, name: string): Locator {
 }
 
 test.describe('agent access, set by the human', () => {
-  // each test works in its own notebooks: they share the worker's app
-  // start-up (ui-tests/shared-app.ts)
-  test.use({ shareApp: true });
+  // each test works in its own notebooks: in JupyterLab they share the
+  // worker's app start-up (ui-tests/shared-app.ts). Not in Notebook 7 yet:
+  // sharing there once read a file as unreadable (400) right after its
+  // write was announced, which is not explained (docs/testing.md)
+  test.use({ shareApp: async ({ appKind }, use) => use(appKind === 'lab') });
 
   test('cell context menu: write → read → none → write, and the agent @shell', async ({
     jupyter,
@@ -585,7 +587,10 @@ test.describe('agent access, set by the human', () => {
  * own, another app, reached through the tabs' channel.
  */
 test.describe('agent access of an open notebook, from the file browser', () => {
-  test.use({ liteUi: 'notebook', shareApp: true });
+  test.use({
+    liteUi: 'notebook',
+    shareApp: async ({ appKind }, use) => use(appKind === 'lab')
+  });
 
   test('file browser, notebook open: written through its live model', async ({
     jupyter,

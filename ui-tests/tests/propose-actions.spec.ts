@@ -134,10 +134,12 @@ async function typeAtEnd(
 }
 
 test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
-  // each test works in its own notebooks, so they share the worker's app
-  // start-up (ui-tests/shared-app.ts); the run-block screenshot's theme
-  // switch puts JupyterLab Light back before it goes on
-  test.use({ shareApp: true });
+  // each test works in its own notebooks, so in JupyterLab they share the
+  // worker's app start-up (ui-tests/shared-app.ts); the run-block
+  // screenshot's theme switch puts JupyterLab Light back before it goes on.
+  // Not in JupyterLite yet: sharing there once failed a test with a
+  // PythonError page error that is not explained (docs/testing.md)
+  test.use({ shareApp: async ({ appKind }, use) => use(appKind === 'lab') });
   test('a run approved: one block lists every cell and the kernel, Accept runs them @backend', async ({
     jupyter,
     human,
