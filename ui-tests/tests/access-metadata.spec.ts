@@ -8,7 +8,7 @@
 import type { ICell, INotebookContent } from '@jupyterlab/nbformat';
 import type { PartialJSONValue } from '@lumino/coreutils';
 
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 import type { JupyterApp } from '../jupyter';
 import { codeCell, notebookOf } from '../notebook-content';
 
@@ -122,6 +122,10 @@ function isCleanEntry(entry: unknown): boolean {
 }
 
 test.describe('malformed agent metadata', () => {
+  // each test works in its own notebooks and leaves the app as it found
+  // it: in JupyterLab they share the worker's app start-up
+  test.use(shareInLab);
+
   test('cells: not understood reads as hidden, history is bounded, the next write cleans it @rule', async ({
     jupyter,
     human,

@@ -7,7 +7,7 @@
 import type { INotebookContent } from '@jupyterlab/nbformat';
 import type { Locator, Page } from '@playwright/test';
 
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 import type { JupyterApp } from '../jupyter';
 import { codeCell, notebookOf } from '../notebook-content';
 
@@ -179,7 +179,7 @@ test.describe('agent access, set by the human', () => {
   // worker's app start-up (ui-tests/shared-app.ts). Not in Notebook 7 yet:
   // sharing there once read a file as unreadable (400) right after its
   // write was announced, which is not explained (docs/testing.md)
-  test.use({ shareApp: async ({ appKind }, use) => use(appKind === 'lab') });
+  test.use(shareInLab);
 
   test('cell context menu: write → read → none → write, and the agent @shell', async ({
     jupyter,
@@ -587,10 +587,7 @@ test.describe('agent access, set by the human', () => {
  * own, another app, reached through the tabs' channel.
  */
 test.describe('agent access of an open notebook, from the file browser', () => {
-  test.use({
-    liteUi: 'notebook',
-    shareApp: async ({ appKind }, use) => use(appKind === 'lab')
-  });
+  test.use({ liteUi: 'notebook', ...shareInLab });
 
   test('file browser, notebook open: written through its live model', async ({
     jupyter,

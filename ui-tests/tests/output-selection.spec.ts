@@ -7,7 +7,7 @@
 import type { Locator, Page } from '@playwright/test';
 
 import type { Agent } from '../agent';
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 import type { JupyterApp } from '../jupyter';
 import { codeCell as code, notebookOf } from '../notebook-content';
 
@@ -115,6 +115,10 @@ async function setCellAccess(
 }
 
 test.describe('jupyter_get_output_selection', () => {
+  // each test works in its own notebooks and leaves the app as it found
+  // it: in JupyterLab they share the worker's app start-up
+  test.use(shareInLab);
+
   test('reads the text the human selected in one output, until it no longer matches @shell', async ({
     jupyter,
     human,

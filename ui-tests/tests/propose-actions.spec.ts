@@ -14,7 +14,7 @@
 import type { Locator } from '@playwright/test';
 
 import { axeViolations as violations } from '../axe';
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 import type { Agent } from '../agent';
 import type { Human } from '../human';
 import { toToolResult } from '../results';
@@ -139,7 +139,7 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
   // screenshot's theme switch puts JupyterLab Light back before it goes on.
   // Not in JupyterLite yet: sharing there once failed a test with a
   // PythonError page error that is not explained (docs/testing.md)
-  test.use({ shareApp: async ({ appKind }, use) => use(appKind === 'lab') });
+  test.use(shareInLab);
   test('a run approved: one block lists every cell and the kernel, Accept runs them @backend', async ({
     jupyter,
     human,

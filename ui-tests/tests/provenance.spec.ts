@@ -4,7 +4,7 @@
  * human edit), `lastEditedBy` follows source changes only, and recording
  * stays out of the undo history.
  */
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 import { codeCell, notebookOf } from '../notebook-content';
 
 interface IHistoryEntry {
@@ -26,6 +26,10 @@ const NOTEBOOK = notebookOf([
   codeCell('by-human', 'x = 1'),
   codeCell('by-agent', 'y = 2')
 ]);
+
+// every test works in its own notebooks and leaves the app as it found it:
+// in JupyterLab they share the worker's app start-up (ui-tests/shared-app.ts)
+test.use(shareInLab);
 
 test('who changed what: human typing, agent tools, runs, and undo @rule', async ({
   jupyter,

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 
 import fc from 'fast-check';
 
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 import { IMPLEMENTED } from '../implemented';
 import { codeCell, markdownCell, notebookOf } from '../notebook-content';
 import {
@@ -43,6 +43,10 @@ function sourceHash(cellType: string, source: string): string {
 const access = (value: 'read' | 'none') => ({
   jupyterlite_webmcp: { version: 1, access: value }
 });
+
+// every test works in its own notebooks and leaves the app as it found it:
+// in JupyterLab they share the worker's app start-up (ui-tests/shared-app.ts)
+test.use(shareInLab);
 
 test('invalid inputs from every schema: closed-set errors, nothing changed @rule', async ({
   jupyter,

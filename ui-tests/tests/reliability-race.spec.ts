@@ -14,7 +14,7 @@
  */
 import fc from 'fast-check';
 
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 import { IMPLEMENTED } from '../implemented';
 import { codeCell, notebookOf } from '../notebook-content';
 import { rejections, watchRejections } from '../reliability/calls';
@@ -60,6 +60,10 @@ const race: fc.Arbitrary<IRace> = fc.record({
   keys: fc.integer({ min: 1, max: 4 }),
   gapMs: fc.integer({ min: 0, max: 5 })
 });
+
+// every test works in its own notebooks and leaves the app as it found it:
+// in JupyterLab they share the worker's app start-up (ui-tests/shared-app.ts)
+test.use(shareInLab);
 
 test('a human edit racing an agent write: no lost edit, the loser answers STALE_CELL @rule', async ({
   jupyter,

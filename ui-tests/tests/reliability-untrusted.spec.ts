@@ -7,7 +7,7 @@
  * the instructions may come back only as data, from tools marked
  * `untrustedContentHint: true`.
  */
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 import { IMPLEMENTED } from '../implemented';
 import { codeCell, notebookOf } from '../notebook-content';
 import { recordFigure, since } from '../reliability/figures';
@@ -32,6 +32,10 @@ const hostile = (tag: string) =>
     .replace(/concat\((\\?['"])/g, `concat($1${tag}:`);
 
 const MARKDOWN = `# Notes\n\n<img src="data:," onerror="window.relPwned = (window.relPwned || []).concat('markdown-onerror')">\n\n<script>window.relPwned = (window.relPwned || []).concat('markdown-script')</script>\n\n${INSTRUCTION}`;
+
+// every test works in its own notebooks and leaves the app as it found it:
+// in JupyterLab they share the worker's app start-up (ui-tests/shared-app.ts)
+test.use(shareInLab);
 
 test('untrusted content: no script runs, instructions come back only as data @rule', async ({
   jupyter,

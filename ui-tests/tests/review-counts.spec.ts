@@ -7,7 +7,7 @@
  * the notebook is read from its live model or from its file.
  */
 import type { Agent } from '../agent';
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 
 const FIXTURE = 'annotated-by-0.1.1.ipynb';
 /** Only the thread on the hidden cell holds it. */
@@ -45,6 +45,10 @@ async function counts(
 }
 
 test.describe('review thread counts', () => {
+  // each test works in its own notebooks and leaves the app as it found
+  // it: in JupyterLab they share the worker's app start-up
+  test.use(shareInLab);
+
   test('jupyter_open_notebook and jupyter_get_context count only the threads the agent may see', async ({
     jupyter,
     human,

@@ -12,7 +12,7 @@
 import type { Page } from '@playwright/test';
 
 import { keepRegisteredTools } from '../agent';
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 import type { JupyterApp } from '../jupyter';
 import {
   addKernelNotebook as addNotebook,
@@ -181,6 +181,10 @@ interface IRunResult {
 }
 
 test.describe('jupyter_run_cells: abort', () => {
+  // each test works in its own notebook and kernel: in JupyterLab they share
+  // the worker's app start-up (ui-tests/shared-app.ts)
+  test.use(shareInLab);
+
   test('an already-aborted signal: the tool is never called and nothing runs @rule', async ({
     jupyter,
     human,
@@ -386,54 +390,63 @@ test.describe('jupyter_run_cells: abort', () => {
     });
     expect(await executeRequests(jupyter)).toBe(2);
   });
-  test('an abort after the last cell finished leaves the status the results give; one that skips a cell makes it aborted @backend', async ({
-    jupyter,
-    human,
-    agent
-  }) => {
-    await keepRegisteredTools(jupyter.context);
-    await jupyter.open();
-    const path = await addNotebook(jupyter, 'late-abort.ipynb', [
-      code('one', "print('one')"),
-      code('two', "print('two')"),
-      code('three', "print('three')"),
-      code('four', "print('four')")
-    ]);
-    await human.openNotebook(path);
-    await agent.waitForTools([RUN]);
-    await jupyter.recordKernelMessages();
+  test.describe('with the tools kept from the page load', () => {
+    // keepRegisteredTools is an init script: it needs a page of its own
+    test.use({ shareApp: false });
 
-    // the signal fires once the last cell has run, before the call returns
-    const late = await runAbortingAfterRun(jupyter.page, ['one', 'two'], 'two');
-    expect(late.signalFired).toBe(true);
-    const lateResult = toToolResult<IRunResult>(late.raw);
-    expect(lateResult.isError, lateResult.text).toBe(false);
-    expect(lateResult.structured).toMatchObject({
-      status: 'ok',
-      results: [
-        { cellId: 'one', status: 'ok', executionCount: 1 },
-        { cellId: 'two', status: 'ok', executionCount: 2 }
-      ]
-    });
+    test('an abort after the last cell finished leaves the status the results give; one that skips a cell makes it aborted @backend', async ({
+      jupyter,
+      human,
+      agent
+    }) => {
+      await keepRegisteredTools(jupyter.context);
+      await jupyter.open();
+      const path = await addNotebook(jupyter, 'late-abort.ipynb', [
+        code('one', "print('one')"),
+        code('two', "print('two')"),
+        code('three', "print('three')"),
+        code('four', "print('four')")
+      ]);
+      await human.openNotebook(path);
+      await agent.waitForTools([RUN]);
+      await jupyter.recordKernelMessages();
 
-    // the same signal fired once the first cell has run stops the second
-    const early = await runAbortingAfterRun(
-      jupyter.page,
-      ['three', 'four'],
-      'three'
-    );
-    const earlyResult = toToolResult<IRunResult>(early.raw);
-    expect(earlyResult.structured).toMatchObject({
-      status: 'aborted',
-      results: [
-        { cellId: 'three', status: 'ok', executionCount: 3 },
-        { cellId: 'four', status: 'abort' }
-      ]
+      // the signal fires once the last cell has run, before the call returns
+      const late = await runAbortingAfterRun(
+        jupyter.page,
+        ['one', 'two'],
+        'two'
+      );
+      expect(late.signalFired).toBe(true);
+      const lateResult = toToolResult<IRunResult>(late.raw);
+      expect(lateResult.isError, lateResult.text).toBe(false);
+      expect(lateResult.structured).toMatchObject({
+        status: 'ok',
+        results: [
+          { cellId: 'one', status: 'ok', executionCount: 1 },
+          { cellId: 'two', status: 'ok', executionCount: 2 }
+        ]
+      });
+
+      // the same signal fired once the first cell has run stops the second
+      const early = await runAbortingAfterRun(
+        jupyter.page,
+        ['three', 'four'],
+        'three'
+      );
+      const earlyResult = toToolResult<IRunResult>(early.raw);
+      expect(earlyResult.structured).toMatchObject({
+        status: 'aborted',
+        results: [
+          { cellId: 'three', status: 'ok', executionCount: 3 },
+          { cellId: 'four', status: 'abort' }
+        ]
+      });
+      expect((await jupyter.cellRuns())[3]).toMatchObject({
+        executionCount: null,
+        outputs: []
+      });
+      expect(await executeRequests(jupyter)).toBe(3);
     });
-    expect((await jupyter.cellRuns())[3]).toMatchObject({
-      executionCount: null,
-      outputs: []
-    });
-    expect(await executeRequests(jupyter)).toBe(3);
   });
 });
