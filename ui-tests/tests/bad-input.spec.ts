@@ -3,7 +3,7 @@
  * specification's structured error (never INTERNAL_ERROR, never a thrown
  * exception) and leaves no file behind.
  */
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 
 interface ICase {
   tool: string;
@@ -157,6 +157,10 @@ function cases(dir: string): ICase[] {
     }
   ];
 }
+
+// the tests but the last work in their own directories and leave the app as
+// they found it: in JupyterLab they share the worker's app start-up
+test.use(shareInLab);
 
 test('every malformed argument gets its structured error and leaves no file @rule', async ({
   jupyter,
@@ -350,53 +354,58 @@ test('over-long paths and names answer INVALID_PATH with their bytes, in every t
   });
 });
 
-// @server: JupyterLite reads its files in the browser, with no HTTP answer
-// to fail (its own contents failures are covered by the path tests above)
-test('contents-service failures answer a closed-set code, never INTERNAL_ERROR @server @backend', async ({
-  jupyter,
-  agent
-}) => {
-  await jupyter.open();
-  const dir = await jupyter.ensureDir();
-  await agent.waitForTools(['jupyter_create_notebook', 'jupyter_get_cells']);
-  // the contents service answers these names with a failure, as a server
-  // that refuses a name, forbids a file or breaks down would
-  const failures: {
-    name: string;
-    answer: number | 'network';
-    error: string;
-  }[] = [
-    { name: 'bad-request', answer: 400, error: 'INVALID_PATH' },
-    { name: 'forbidden', answer: 403, error: 'INVALID_PATH' },
-    { name: 'too-long', answer: 414, error: 'INVALID_PATH' },
-    { name: 'broken', answer: 500, error: 'NOTEBOOK_NOT_FOUND' },
-    { name: 'unavailable', answer: 503, error: 'NOTEBOOK_NOT_FOUND' },
-    { name: 'unreachable', answer: 'network', error: 'NOTEBOOK_NOT_FOUND' }
-  ];
-  for (const { name, answer } of failures) {
-    await jupyter.page.route(
-      url => url.pathname.includes(`/api/contents/${dir}/${name}`),
-      route =>
-        answer === 'network'
-          ? route.abort('connectionrefused')
-          : route.fulfill({
-              status: answer,
-              contentType: 'application/json',
-              body: JSON.stringify({ message: `answered ${answer}` })
-            })
-    );
-  }
-  for (const { name, answer, error } of failures) {
-    for (const { tool, input } of pathCalls(`${dir}/${name}.ipynb`)) {
-      const result = await agent.call(tool, input as Record<string, unknown>);
-      const where = `${tool} ${answer}`;
-      expect(result.isError, where).toBe(true);
-      // jupyter_create_notebook reports every failure to look or create as
-      // the spec's "Could not create a notebook at ..." (INVALID_PATH)
-      const expected =
-        tool === 'jupyter_create_notebook' ? 'INVALID_PATH' : error;
-      expect(result.structured, where).toMatchObject({ error: expected });
+test.describe('contents-service failures', () => {
+  // it routes the page's requests: a page of its own
+  test.use({ shareApp: false });
+
+  // @server: JupyterLite reads its files in the browser, with no HTTP answer
+  // to fail (its own contents failures are covered by the path tests above)
+  test('contents-service failures answer a closed-set code, never INTERNAL_ERROR @server @backend', async ({
+    jupyter,
+    agent
+  }) => {
+    await jupyter.open();
+    const dir = await jupyter.ensureDir();
+    await agent.waitForTools(['jupyter_create_notebook', 'jupyter_get_cells']);
+    // the contents service answers these names with a failure, as a server
+    // that refuses a name, forbids a file or breaks down would
+    const failures: {
+      name: string;
+      answer: number | 'network';
+      error: string;
+    }[] = [
+      { name: 'bad-request', answer: 400, error: 'INVALID_PATH' },
+      { name: 'forbidden', answer: 403, error: 'INVALID_PATH' },
+      { name: 'too-long', answer: 414, error: 'INVALID_PATH' },
+      { name: 'broken', answer: 500, error: 'NOTEBOOK_NOT_FOUND' },
+      { name: 'unavailable', answer: 503, error: 'NOTEBOOK_NOT_FOUND' },
+      { name: 'unreachable', answer: 'network', error: 'NOTEBOOK_NOT_FOUND' }
+    ];
+    for (const { name, answer } of failures) {
+      await jupyter.page.route(
+        url => url.pathname.includes(`/api/contents/${dir}/${name}`),
+        route =>
+          answer === 'network'
+            ? route.abort('connectionrefused')
+            : route.fulfill({
+                status: answer,
+                contentType: 'application/json',
+                body: JSON.stringify({ message: `answered ${answer}` })
+              })
+      );
     }
-  }
-  expect(jupyter.context.pages()).toHaveLength(1);
+    for (const { name, answer, error } of failures) {
+      for (const { tool, input } of pathCalls(`${dir}/${name}.ipynb`)) {
+        const result = await agent.call(tool, input as Record<string, unknown>);
+        const where = `${tool} ${answer}`;
+        expect(result.isError, where).toBe(true);
+        // jupyter_create_notebook reports every failure to look or create as
+        // the spec's "Could not create a notebook at ..." (INVALID_PATH)
+        const expected =
+          tool === 'jupyter_create_notebook' ? 'INVALID_PATH' : error;
+        expect(result.structured, where).toMatchObject({ error: expected });
+      }
+    }
+    expect(jupyter.context.pages()).toHaveLength(1);
+  });
 });

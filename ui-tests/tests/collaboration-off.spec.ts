@@ -6,12 +6,16 @@
  * there is a single user's document, loaded and saved through the contents
  * service, as every other test expects.
  */
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 
 const RTC_EXTENSIONS = [
   '@jupyter/docprovider-extension',
   '@jupyter/collaboration-extension'
 ];
+
+// in JupyterLab it shares the worker's app start-up: the plugins it reads
+// are the app's, however many tests the app served
+test.use(shareInLab);
 
 test('the app runs without real-time collaboration', async ({
   jupyter,

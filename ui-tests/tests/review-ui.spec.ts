@@ -9,7 +9,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 import type { JupyterApp } from '../jupyter';
 
 test.use({ failOnConsoleErrors: true });
@@ -74,6 +74,10 @@ async function clickLineStart(
 }
 
 test.describe('review threads, the human side', () => {
+  // each test works in its own notebooks: in JupyterLab they share the
+  // worker's app start-up (the one that reloads the page leaves it to none)
+  test.use(shareInLab);
+
   test('a person comments on selected text by keyboard; the agent replies; the person replies and resolves @shell', async ({
     jupyter,
     human,

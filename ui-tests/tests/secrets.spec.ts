@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 
 import { NEAR_MISSES, SECRET_SAMPLES } from '../../tests/fixtures/secrets';
 import type { Agent } from '../agent';
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 import type { Human } from '../human';
 import type { JupyterApp } from '../jupyter';
 import { codeCell, markdownCell, notebookOf } from '../notebook-content';
@@ -100,6 +100,10 @@ function expectNoSecret(what: string, text: string | undefined): void {
 }
 
 test.describe('secrets', () => {
+  // in JupyterLab the sweep shares the worker's app start-up; the Activity
+  // test counts the Agent panel's rows, so it has an app of its own
+  test.use(shareInLab);
+
   test('every read tool withholds every kind and no near miss; an update keeps the values @backend', async ({
     jupyter,
     human,
@@ -211,78 +215,84 @@ test.describe('secrets', () => {
     );
   });
 
-  test('the owner turns it off in the Access section; Activity counts what was withheld @shell', async ({
-    jupyter,
-    human,
-    agent
-  }) => {
-    await jupyter.open();
-    const path = await jupyter.createNotebook(
-      'secrets-switch.ipynb',
-      secretsNotebook()
-    );
-    await human.openNotebook(path, { kernel: false });
-    await agent.waitForTools(['jupyter_get_cells']);
-    const page = jupyter.page;
+  test.describe('the Activity count', () => {
+    test.use({ shareApp: false });
 
-    // command mode on the first cell, so the palette shortcut reaches the app
-    await (
-      await jupyter.cell(0)
-    )
-      .locator('.jp-InputPrompt')
-      .first()
-      .click({ position: { x: 20, y: 6 } });
-    await human.runFromPalette('Open Agent Panel', /^Open Agent Panel/);
-    const panel = page.locator('#jp-agent-panel');
-    await expect(panel).toBeVisible();
-    const rows = panel
-      .getByRole('list', { name: 'Agent tool calls, newest first' })
-      .getByRole('listitem');
-    const toggle = panel.getByRole('checkbox', {
-      name: 'Withhold secrets in this notebook from the agent'
-    });
-    await expect(toggle).toBeChecked();
-    await expect(panel).toContainText(
-      'Code the agent runs can still print a secret into an output, which is withheld only if it matches one of these formats.'
-    );
+    test('the owner turns it off in the Access section; Activity counts what was withheld @shell', async ({
+      jupyter,
+      human,
+      agent
+    }) => {
+      await jupyter.open();
+      const path = await jupyter.createNotebook(
+        'secrets-switch.ipynb',
+        secretsNotebook()
+      );
+      await human.openNotebook(path, { kernel: false });
+      await agent.waitForTools(['jupyter_get_cells']);
+      const page = jupyter.page;
 
-    const withheld = await agent.call<ICells>('jupyter_get_cells', {
-      cellIds: ['keys']
-    });
-    expectNoSecret('jupyter_get_cells', withheld.text);
-    await expect(rows.first()).toContainText(
-      `${SECRET_SAMPLES.length} secrets withheld from the agent`
-    );
-
-    // Off for this notebook: the values come back, and nothing is counted.
-    // (a click, then the state: the box shows what the notebook now holds)
-    await toggle.click();
-    await expect(toggle).not.toBeChecked();
-    await expect
-      .poll(() =>
-        page.evaluate(
-          () =>
-            (
-              window.uiTests
-                .findNotebook(null)!
-                .content.model!.sharedModel.getMetadata(
-                  'jupyterlite_webmcp'
-                ) as { withholdSecrets?: boolean } | undefined
-            )?.withholdSecrets
-        )
+      // command mode on the first cell, so the palette shortcut reaches the app
+      await (
+        await jupyter.cell(0)
       )
-      .toBe(false);
-    const shown = await agent.call<ICells>('jupyter_get_cells', {
-      cellIds: ['keys']
-    });
-    expect(shown.structured!.cells[0].source).toBe(SECRET_SOURCE);
-    await expect(rows).toHaveCount(2);
-    await expect(rows.first()).not.toContainText('withheld');
+        .locator('.jp-InputPrompt')
+        .first()
+        .click({ position: { x: 20, y: 6 } });
+      await human.runFromPalette('Open Agent Panel', /^Open Agent Panel/);
+      const panel = page.locator('#jp-agent-panel');
+      await expect(panel).toBeVisible();
+      const rows = panel
+        .getByRole('list', { name: 'Agent tool calls, newest first' })
+        .getByRole('listitem');
+      const toggle = panel.getByRole('checkbox', {
+        name: 'Withhold secrets in this notebook from the agent'
+      });
+      await expect(toggle).toBeChecked();
+      await expect(panel).toContainText(
+        'Code the agent runs can still print a secret into an output, which is withheld only if it matches one of these formats.'
+      );
 
-    // On again.
-    await toggle.click();
-    await expect(toggle).toBeChecked();
-    const again = await agent.call('jupyter_get_cells', { cellIds: ['keys'] });
-    expectNoSecret('jupyter_get_cells', again.text);
+      const withheld = await agent.call<ICells>('jupyter_get_cells', {
+        cellIds: ['keys']
+      });
+      expectNoSecret('jupyter_get_cells', withheld.text);
+      await expect(rows.first()).toContainText(
+        `${SECRET_SAMPLES.length} secrets withheld from the agent`
+      );
+
+      // Off for this notebook: the values come back, and nothing is counted.
+      // (a click, then the state: the box shows what the notebook now holds)
+      await toggle.click();
+      await expect(toggle).not.toBeChecked();
+      await expect
+        .poll(() =>
+          page.evaluate(
+            () =>
+              (
+                window.uiTests
+                  .findNotebook(null)!
+                  .content.model!.sharedModel.getMetadata(
+                    'jupyterlite_webmcp'
+                  ) as { withholdSecrets?: boolean } | undefined
+              )?.withholdSecrets
+          )
+        )
+        .toBe(false);
+      const shown = await agent.call<ICells>('jupyter_get_cells', {
+        cellIds: ['keys']
+      });
+      expect(shown.structured!.cells[0].source).toBe(SECRET_SOURCE);
+      await expect(rows).toHaveCount(2);
+      await expect(rows.first()).not.toContainText('withheld');
+
+      // On again.
+      await toggle.click();
+      await expect(toggle).toBeChecked();
+      const again = await agent.call('jupyter_get_cells', {
+        cellIds: ['keys']
+      });
+      expectNoSecret('jupyter_get_cells', again.text);
+    });
   });
 });
