@@ -23,7 +23,7 @@ import { execFileSync } from 'node:child_process';
 import type { WebSocketRoute } from '@playwright/test';
 
 import type { Agent } from '../agent';
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 import type { Human } from '../human';
 import { IMPLEMENTED } from '../implemented';
 import type { JupyterApp } from '../jupyter';
@@ -40,6 +40,10 @@ import type { IToolResult } from '../results';
 import { recordFigure, scaled, since } from '../reliability/figures';
 
 const OUTPUT_MB = scaled(50, 5);
+
+// the tests that work in their own notebooks, with the page's own requests,
+// share the worker's app start-up in JupyterLab (ui-tests/shared-app.ts)
+test.use(shareInLab);
 
 test('a 50 MB output (5 MB in CI) and huge or garbage metadata: bounded closed-set answers, nothing lost @rule', async ({
   jupyter,
@@ -230,82 +234,87 @@ test('the notebook closed while a call runs in it: the call answers @server', as
   ]);
 });
 
-test('contents 500, a timeout, offline while the agent saves: closed-set answers, nothing lost @server @backend', async ({
-  jupyter,
-  agent,
-  human
-}) => {
-  test.setTimeout(180_000);
-  await jupyter.open();
-  const path = await jupyter.createNotebook(
-    'save.ipynb',
-    notebookOf([codeCell('s-a', 'a = 1')])
-  );
-  await human.openNotebook(path, { kernel: false });
-  await agent.waitForTools(IMPLEMENTED);
-  jupyter.expectConsoleErrorsFor(/./);
-  const problems: string[] = [];
-  const started = Date.now();
-  const cases = ['500', 'timeout', 'offline'] as const;
-  for (const fault of cases) {
-    await human.setCellSource(0, `a = '${fault}'`);
-    const matcher = (url: URL) =>
-      url.pathname.endsWith(`/api/contents/${path}`);
-    const pending: (() => void)[] = [];
-    if (fault === '500') {
-      await jupyter.page.route(matcher, route =>
-        route.request().method() === 'PUT'
-          ? route.fulfill({ status: 500, body: '{"message":"broken"}' })
-          : route.fallback()
-      );
-    } else if (fault === 'timeout') {
-      await jupyter.page.route(matcher, route =>
-        route.request().method() === 'PUT'
-          ? new Promise<void>(resolve =>
-              pending.push(() => {
-                void route.abort('timedout').finally(resolve);
-              })
-            )
-          : route.fallback()
-      );
-    } else {
-      await jupyter.context.setOffline(true);
+test.describe('contents-service faults', () => {
+  // it routes the page's requests and takes the context offline: an app of its own
+  test.use({ shareApp: false });
+
+  test('contents 500, a timeout, offline while the agent saves: closed-set answers, nothing lost @server @backend', async ({
+    jupyter,
+    agent,
+    human
+  }) => {
+    test.setTimeout(180_000);
+    await jupyter.open();
+    const path = await jupyter.createNotebook(
+      'save.ipynb',
+      notebookOf([codeCell('s-a', 'a = 1')])
+    );
+    await human.openNotebook(path, { kernel: false });
+    await agent.waitForTools(IMPLEMENTED);
+    jupyter.expectConsoleErrorsFor(/./);
+    const problems: string[] = [];
+    const started = Date.now();
+    const cases = ['500', 'timeout', 'offline'] as const;
+    for (const fault of cases) {
+      await human.setCellSource(0, `a = '${fault}'`);
+      const matcher = (url: URL) =>
+        url.pathname.endsWith(`/api/contents/${path}`);
+      const pending: (() => void)[] = [];
+      if (fault === '500') {
+        await jupyter.page.route(matcher, route =>
+          route.request().method() === 'PUT'
+            ? route.fulfill({ status: 500, body: '{"message":"broken"}' })
+            : route.fallback()
+        );
+      } else if (fault === 'timeout') {
+        await jupyter.page.route(matcher, route =>
+          route.request().method() === 'PUT'
+            ? new Promise<void>(resolve =>
+                pending.push(() => {
+                  void route.abort('timedout').finally(resolve);
+                })
+              )
+            : route.fallback()
+        );
+      } else {
+        await jupyter.context.setOffline(true);
+      }
+      const call = await agent.start('jupyter_save_notebook', {});
+      if (fault === 'timeout') {
+        // the request hangs for a while, then times out
+        await expect.poll(() => pending.length, { timeout: 20_000 }).toBe(1);
+        await jupyter.page.waitForTimeout(2000);
+        pending.forEach(release => release());
+      }
+      const settled = await call.settled();
+      await jupyter.page.unrouteAll({ behavior: 'ignoreErrors' });
+      await jupyter.context.setOffline(false);
+      const problem = settled.result
+        ? envelopeProblem({ result: settled.result, ms: 0 })
+        : `rejected: ${settled.error?.name}`;
+      if (problem) {
+        problems.push(`${fault}: ${problem}`);
+      }
+      // nothing lost: the live notebook still holds the edit, and a save now works
+      if ((await human.cellSources())[0] !== `a = '${fault}'`) {
+        problems.push(`${fault}: the edit is gone from the notebook`);
+      }
     }
-    const call = await agent.start('jupyter_save_notebook', {});
-    if (fault === 'timeout') {
-      // the request hangs for a while, then times out
-      await expect.poll(() => pending.length, { timeout: 20_000 }).toBe(1);
-      await jupyter.page.waitForTimeout(2000);
-      pending.forEach(release => release());
-    }
-    const settled = await call.settled();
-    await jupyter.page.unrouteAll({ behavior: 'ignoreErrors' });
-    await jupyter.context.setOffline(false);
-    const problem = settled.result
-      ? envelopeProblem({ result: settled.result, ms: 0 })
-      : `rejected: ${settled.error?.name}`;
-    if (problem) {
-      problems.push(`${fault}: ${problem}`);
-    }
-    // nothing lost: the live notebook still holds the edit, and a save now works
-    if ((await human.cellSources())[0] !== `a = '${fault}'`) {
-      problems.push(`${fault}: the edit is gone from the notebook`);
-    }
-  }
-  const saved = await agent.call('jupyter_save_notebook', {});
-  expect(saved.isError, saved.text).toBe(false);
-  expect((await jupyter.readNotebook(path)).cells[0].source).toBe(
-    "a = 'offline'"
-  );
-  recordFigure(test.info(), {
-    row: 'faults: contents 500 / timeout / offline on save',
-    app: jupyter.kind,
-    count: cases.length,
-    unit: 'calls',
-    failures: problems.length,
-    seconds: since(started)
+    const saved = await agent.call('jupyter_save_notebook', {});
+    expect(saved.isError, saved.text).toBe(false);
+    expect((await jupyter.readNotebook(path)).cells[0].source).toBe(
+      "a = 'offline'"
+    );
+    recordFigure(test.info(), {
+      row: 'faults: contents 500 / timeout / offline on save',
+      app: jupyter.kind,
+      count: cases.length,
+      unit: 'calls',
+      failures: problems.length,
+      seconds: since(started)
+    });
+    expect(problems).toEqual([]);
   });
-  expect(problems).toEqual([]);
 });
 
 /** The agent's calls on a notebook other than its long run. */
@@ -631,92 +640,97 @@ test('the notebook deleted mid-call, as the file browser does: every call answer
   expect(runText).toContain('end');
 });
 
-test('the notebook renamed, then deleted, by another process through the server: every call answers, a save writes the open notebook back @server @backend', async ({
-  jupyter,
-  agent,
-  human
-}) => {
-  test.setTimeout(180_000);
-  await jupyter.open();
-  const path = await addKernelNotebook(jupyter, 'elsewhere.ipynb', [
-    codeCell('o-long', SLEEPER),
-    codeCell('o-edit', 'e = 1')
-  ]);
-  const moved = jupyter.path('moved.ipynb');
-  await human.openNotebook(path);
-  await agent.waitForTools(IMPLEMENTED);
-  const api = (p: string) => `${jupyter.baseURL}/api/contents/${p}`;
-  const problems: string[] = [];
-  const notes: string[] = [];
-  const started = Date.now();
-  const cases = [
-    {
-      fault: 'renamed',
-      act: () =>
-        jupyter.page.request.patch(api(path), { data: { path: moved } })
-    },
-    { fault: 'deleted', act: () => jupyter.page.request.delete(api(path)) }
-  ];
-  for (const [n, { fault, act }] of cases.entries()) {
-    const source = `e = ${n + 2}`;
-    const run = await agent.start('jupyter_run_cells', {
-      notebookPath: path,
-      cellIds: ['o-long']
-    });
-    await expect
-      .poll(async () => (await jupyter.kernel(path))?.status, {
-        timeout: 60_000
-      })
-      .toBe('busy');
-    // the page hears nothing of it: the notebook stays open at its path
-    const calls = sideCalls(path, {
-      cellId: 'o-edit',
-      source,
-      hash: await hashOf(agent, path, 'o-edit')
-    });
-    const [answers, response] = await Promise.all([
-      callMany(jupyter.page, calls, { concurrent: true }),
-      act()
+test.describe('another process', () => {
+  // not shared while its failure at stop 40 is not explained (docs/testing.md)
+  test.use({ shareApp: false });
+
+  test('the notebook renamed, then deleted, by another process through the server: every call answers, a save writes the open notebook back @server @backend', async ({
+    jupyter,
+    agent,
+    human
+  }) => {
+    test.setTimeout(180_000);
+    await jupyter.open();
+    const path = await addKernelNotebook(jupyter, 'elsewhere.ipynb', [
+      codeCell('o-long', SLEEPER),
+      codeCell('o-edit', 'e = 1')
     ]);
-    expect(response.ok(), `${fault}: ${response.status()}`).toBe(true);
-    const settled = await run.settled();
-    problems.push(...problemsOf(calls, answers, fault));
-    const runFault = runProblem(settled);
-    if (runFault) {
-      problems.push(`${fault}: run: ${runFault}`);
+    const moved = jupyter.path('moved.ipynb');
+    await human.openNotebook(path);
+    await agent.waitForTools(IMPLEMENTED);
+    const api = (p: string) => `${jupyter.baseURL}/api/contents/${p}`;
+    const problems: string[] = [];
+    const notes: string[] = [];
+    const started = Date.now();
+    const cases = [
+      {
+        fault: 'renamed',
+        act: () =>
+          jupyter.page.request.patch(api(path), { data: { path: moved } })
+      },
+      { fault: 'deleted', act: () => jupyter.page.request.delete(api(path)) }
+    ];
+    for (const [n, { fault, act }] of cases.entries()) {
+      const source = `e = ${n + 2}`;
+      const run = await agent.start('jupyter_run_cells', {
+        notebookPath: path,
+        cellIds: ['o-long']
+      });
+      await expect
+        .poll(async () => (await jupyter.kernel(path))?.status, {
+          timeout: 60_000
+        })
+        .toBe('busy');
+      // the page hears nothing of it: the notebook stays open at its path
+      const calls = sideCalls(path, {
+        cellId: 'o-edit',
+        source,
+        hash: await hashOf(agent, path, 'o-edit')
+      });
+      const [answers, response] = await Promise.all([
+        callMany(jupyter.page, calls, { concurrent: true }),
+        act()
+      ]);
+      expect(response.ok(), `${fault}: ${response.status()}`).toBe(true);
+      const settled = await run.settled();
+      problems.push(...problemsOf(calls, answers, fault));
+      const runFault = runProblem(settled);
+      if (runFault) {
+        problems.push(`${fault}: run: ${runFault}`);
+      }
+      // a save now (the agent's) writes the open notebook at its path again
+      const save = await agent.call<{ path: string }>('jupyter_save_notebook', {
+        notebookPath: path
+      });
+      if (save.isError) {
+        problems.push(`${fault}: the save after it: ${save.text}`);
+      }
+      notes.push(
+        `${fault}: ${codesOf(calls, answers)}, then save=${save.isError ? save.text : 'ok'}`
+      );
+      const saved = await jupyter.readNotebook(path);
+      if (
+        saved.cells.map(c => c.id).join() !== 'o-long,o-edit' ||
+        saved.cells[1].source !== (await human.cellSources({ path }))[1]
+      ) {
+        problems.push(`${fault}: the saved file is not the open notebook`);
+      }
     }
-    // a save now (the agent's) writes the open notebook at its path again
-    const save = await agent.call<{ path: string }>('jupyter_save_notebook', {
-      notebookPath: path
+    // the moved copy keeps what was on disk when it moved
+    const movedCells = (await jupyter.readNotebook(moved)).cells.map(c => c.id);
+    recordFigure(test.info(), {
+      row: 'faults: renamed / deleted by another process',
+      app: jupyter.kind,
+      count: cases.length * 6,
+      unit: 'calls',
+      failures: problems.length,
+      seconds: since(started),
+      notes: notes.join('; ')
     });
-    if (save.isError) {
-      problems.push(`${fault}: the save after it: ${save.text}`);
-    }
-    notes.push(
-      `${fault}: ${codesOf(calls, answers)}, then save=${save.isError ? save.text : 'ok'}`
-    );
-    const saved = await jupyter.readNotebook(path);
-    if (
-      saved.cells.map(c => c.id).join() !== 'o-long,o-edit' ||
-      saved.cells[1].source !== (await human.cellSources({ path }))[1]
-    ) {
-      problems.push(`${fault}: the saved file is not the open notebook`);
-    }
-  }
-  // the moved copy keeps what was on disk when it moved
-  const movedCells = (await jupyter.readNotebook(moved)).cells.map(c => c.id);
-  recordFigure(test.info(), {
-    row: 'faults: renamed / deleted by another process',
-    app: jupyter.kind,
-    count: cases.length * 6,
-    unit: 'calls',
-    failures: problems.length,
-    seconds: since(started),
-    notes: notes.join('; ')
+    expect(problems).toEqual([]);
+    expect(await human.cellIds({ path })).toEqual(['o-long', 'o-edit']);
+    expect(movedCells).toEqual(['o-long', 'o-edit']);
   });
-  expect(problems).toEqual([]);
-  expect(await human.cellIds({ path })).toEqual(['o-long', 'o-edit']);
-  expect(movedCells).toEqual(['o-long', 'o-edit']);
 });
 
 /** A run's first per-cell result, short, for the figure's notes. */
@@ -794,145 +808,160 @@ function firstStatus(result: IToolResult): string | undefined {
     ?.status;
 }
 
-test('the kernel process killed by SIGKILL under a running call: an inline answer, no cell lost, a run on a kernel the page cannot reach answers, the next run works @server @backend', async ({
-  jupyter,
-  agent,
-  human
-}) => {
-  test.setTimeout(300_000);
-  // the page's kernel sockets pass through the test; while `holding`, a
-  // new one opens but never reaches the server, as a connection that came
-  // back without word from the kernel's new process
-  let holding = false;
-  const through: WebSocketRoute[] = [];
-  await jupyter.page
-    .context()
-    .routeWebSocket(/\/api\/kernels\/[^/]+\/channels/, ws => {
-      if (!holding) {
-        ws.connectToServer();
-        through.push(ws);
-      }
-    });
-  await jupyter.open();
-  const sources = [
-    "import time\nprint('started', flush=True)\ntime.sleep(60)\nprint('end')",
-    "print('after')"
-  ];
-  const path = await addKernelNotebook(jupyter, 'sigkill.ipynb', [
-    codeCell('x-long', sources[0]),
-    codeCell('x-after', sources[1])
-  ]);
-  await human.openNotebook(path);
-  await agent.waitForTools(IMPLEMENTED);
-  const kernel = (await jupyter.kernel(path))!;
-  const started = Date.now();
-  const call = await agent.start('jupyter_run_cells', { cellIds: ['x-long'] });
-  await expect
-    .poll(async () => (await jupyter.kernel(path))?.status, { timeout: 30_000 })
-    .toBe('busy');
-  await killKernel(kernel.id);
-  const settled = await call.settled();
-  const answeredIn = since(started);
-  const problem = runProblem(settled);
-  const notes = [
-    `killed under the run: answered in ${answeredIn.toFixed(1)} s, cell ${firstCell(settled.result)}`
-  ];
-  const problems = problem ? [`the killed run: ${problem}`] : [];
-  let calls = 1;
+test.describe('a killed kernel', () => {
+  // it routes the context's kernel sockets: an app of its own
+  test.use({ shareApp: false });
 
-  /**
-   * How the agent's run ended, sent at `sent`: ok, KERNEL_UNAVAILABLE or an
-   * inline error, never a wait for ever. When it is not ok, the agent
-   * restarts the kernel (`jupyter_kernel_action`) and runs x-after again,
-   * which must work.
-   */
-  const answerThenRecover = async (
-    when: string,
-    sent: number,
-    run: Awaited<ReturnType<typeof agent.start>>
-  ) => {
-    const first = reachOutcome(await run.settled());
-    calls += 1;
-    notes.push(
-      `${when}: ${first.kind} in ${since(sent).toFixed(1)} s (${first.text.slice(0, 200)})`
-    );
-    if (first.kind === 'wrong') {
-      problems.push(`${when}: ${first.text}`);
-    }
-    if (first.kind === 'ok') {
+  test('the kernel process killed by SIGKILL under a running call: an inline answer, no cell lost, a run on a kernel the page cannot reach answers, the next run works @server @backend', async ({
+    jupyter,
+    agent,
+    human
+  }) => {
+    test.setTimeout(300_000);
+    // the page's kernel sockets pass through the test; while `holding`, a
+    // new one opens but never reaches the server, as a connection that came
+    // back without word from the kernel's new process
+    let holding = false;
+    const through: WebSocketRoute[] = [];
+    await jupyter.page
+      .context()
+      .routeWebSocket(/\/api\/kernels\/[^/]+\/channels/, ws => {
+        if (!holding) {
+          ws.connectToServer();
+          through.push(ws);
+        }
+      });
+    await jupyter.open();
+    const sources = [
+      "import time\nprint('started', flush=True)\ntime.sleep(60)\nprint('end')",
+      "print('after')"
+    ];
+    const path = await addKernelNotebook(jupyter, 'sigkill.ipynb', [
+      codeCell('x-long', sources[0]),
+      codeCell('x-after', sources[1])
+    ]);
+    await human.openNotebook(path);
+    await agent.waitForTools(IMPLEMENTED);
+    const kernel = (await jupyter.kernel(path))!;
+    const started = Date.now();
+    const call = await agent.start('jupyter_run_cells', {
+      cellIds: ['x-long']
+    });
+    await expect
+      .poll(async () => (await jupyter.kernel(path))?.status, {
+        timeout: 30_000
+      })
+      .toBe('busy');
+    await killKernel(kernel.id);
+    const settled = await call.settled();
+    const answeredIn = since(started);
+    const problem = runProblem(settled);
+    const notes = [
+      `killed under the run: answered in ${answeredIn.toFixed(1)} s, cell ${firstCell(settled.result)}`
+    ];
+    const problems = problem ? [`the killed run: ${problem}`] : [];
+    let calls = 1;
+
+    /**
+     * How the agent's run ended, sent at `sent`: ok, KERNEL_UNAVAILABLE or an
+     * inline error, never a wait for ever. When it is not ok, the agent
+     * restarts the kernel (`jupyter_kernel_action`) and runs x-after again,
+     * which must work.
+     */
+    const answerThenRecover = async (
+      when: string,
+      sent: number,
+      run: Awaited<ReturnType<typeof agent.start>>
+    ) => {
+      const first = reachOutcome(await run.settled());
+      calls += 1;
+      notes.push(
+        `${when}: ${first.kind} in ${since(sent).toFixed(1)} s (${first.text.slice(0, 200)})`
+      );
+      if (first.kind === 'wrong') {
+        problems.push(`${when}: ${first.text}`);
+      }
+      if (first.kind === 'ok') {
+        return first.kind;
+      }
+      holding = false;
+      const restart = await agent.call('jupyter_kernel_action', {
+        action: 'restart'
+      });
+      const again = await agent.call<{ status: string }>('jupyter_run_cells', {
+        cellIds: ['x-after']
+      });
+      calls += 2;
+      if (restart.isError) {
+        problems.push(`${when}: the restart: ${restart.text}`);
+      }
+      if (again.isError || again.structured?.status !== 'ok') {
+        problems.push(`${when}: the run after the restart: ${again.text}`);
+      }
+      notes.push(
+        `${when}: after jupyter_kernel_action restart, ${firstCell(again)}`
+      );
       return first.kind;
+    };
+    const runAfter = async (when: string) => {
+      const sent = Date.now();
+      const run = await agent.start('jupyter_run_cells', {
+        cellIds: ['x-after']
+      });
+      return answerThenRecover(when, sent, run);
+    };
+
+    // 1. at once after the server's restart, the connection left to itself
+    const natural = await runAfter('the run after the server restarted it');
+    // 2. killed again while the page's new connection cannot reach it: the
+    // run must answer (KERNEL_UNAVAILABLE, or its cell an inline error)
+    holding = true;
+    await killKernel(kernel.id);
+    const held = await runAfter('the run while the connection was held');
+    if (held === 'ok') {
+      problems.push(
+        'the run while the connection was held: ok, not unreachable'
+      );
+    }
+    // 3. the connection lost under a running cell, and held: the cell must
+    // end with an inline error, not wait for its reply
+    const sent = Date.now();
+    const long = await agent.start('jupyter_run_cells', {
+      cellIds: ['x-long']
+    });
+    await expect
+      .poll(async () => (await jupyter.kernel(path))?.status, {
+        timeout: 30_000
+      })
+      .toBe('busy');
+    holding = true;
+    // an abnormal close: JupyterLab reconnects, into a held socket
+    await Promise.all(
+      through.splice(0).map(ws => ws.close({ code: 4000, reason: 'cut' }))
+    );
+    const cut = await answerThenRecover(
+      'the running cell whose connection was cut and held',
+      sent,
+      long
+    );
+    if (cut !== 'inline') {
+      problems.push(
+        `the running cell whose connection was cut and held: ${cut}, not an inline error`
+      );
     }
     holding = false;
-    const restart = await agent.call('jupyter_kernel_action', {
-      action: 'restart'
+    recordFigure(test.info(), {
+      row: 'faults: kernel process SIGKILLed mid-run',
+      app: jupyter.kind,
+      count: calls,
+      unit: 'calls',
+      failures: problems.length,
+      seconds: since(started),
+      notes: `${notes.join('; ')}; unreachable path hit in the natural case: ${natural !== 'ok'}`
     });
-    const again = await agent.call<{ status: string }>('jupyter_run_cells', {
-      cellIds: ['x-after']
-    });
-    calls += 2;
-    if (restart.isError) {
-      problems.push(`${when}: the restart: ${restart.text}`);
-    }
-    if (again.isError || again.structured?.status !== 'ok') {
-      problems.push(`${when}: the run after the restart: ${again.text}`);
-    }
-    notes.push(
-      `${when}: after jupyter_kernel_action restart, ${firstCell(again)}`
-    );
-    return first.kind;
-  };
-  const runAfter = async (when: string) => {
-    const sent = Date.now();
-    const run = await agent.start('jupyter_run_cells', {
-      cellIds: ['x-after']
-    });
-    return answerThenRecover(when, sent, run);
-  };
-
-  // 1. at once after the server's restart, the connection left to itself
-  const natural = await runAfter('the run after the server restarted it');
-  // 2. killed again while the page's new connection cannot reach it: the
-  // run must answer (KERNEL_UNAVAILABLE, or its cell an inline error)
-  holding = true;
-  await killKernel(kernel.id);
-  const held = await runAfter('the run while the connection was held');
-  if (held === 'ok') {
-    problems.push('the run while the connection was held: ok, not unreachable');
-  }
-  // 3. the connection lost under a running cell, and held: the cell must
-  // end with an inline error, not wait for its reply
-  const sent = Date.now();
-  const long = await agent.start('jupyter_run_cells', { cellIds: ['x-long'] });
-  await expect
-    .poll(async () => (await jupyter.kernel(path))?.status, { timeout: 30_000 })
-    .toBe('busy');
-  holding = true;
-  // an abnormal close: JupyterLab reconnects, into a held socket
-  await Promise.all(
-    through.splice(0).map(ws => ws.close({ code: 4000, reason: 'cut' }))
-  );
-  const cut = await answerThenRecover(
-    'the running cell whose connection was cut and held',
-    sent,
-    long
-  );
-  if (cut !== 'inline') {
-    problems.push(
-      `the running cell whose connection was cut and held: ${cut}, not an inline error`
-    );
-  }
-  holding = false;
-  recordFigure(test.info(), {
-    row: 'faults: kernel process SIGKILLed mid-run',
-    app: jupyter.kind,
-    count: calls,
-    unit: 'calls',
-    failures: problems.length,
-    seconds: since(started),
-    notes: `${notes.join('; ')}; unreachable path hit in the natural case: ${natural !== 'ok'}`
+    expect(problems).toEqual([]);
+    expect(await streamText(jupyter, 1)).toContain('after');
+    expect(await human.cellIds({ path })).toEqual(['x-long', 'x-after']);
+    expect(await human.cellSources({ path })).toEqual(sources);
   });
-  expect(problems).toEqual([]);
-  expect(await streamText(jupyter, 1)).toContain('after');
-  expect(await human.cellIds({ path })).toEqual(['x-long', 'x-after']);
-  expect(await human.cellSources({ path })).toEqual(sources);
 });
