@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import type { INotebookContent } from '@jupyterlab/nbformat';
 
 import type { Agent } from '../agent';
-import { expect, shareInLab, test } from '../fixtures';
+import { expect, test } from '../fixtures';
 import { IMPLEMENTED } from '../implemented';
 import type { JupyterApp } from '../jupyter';
 import {
@@ -639,9 +639,9 @@ async function call(
   return agent.call(tool, args);
 }
 
-// every test works in its own notebooks and leaves the app as it found it:
-// in JupyterLab they share the worker's app start-up (ui-tests/shared-app.ts)
-test.use(shareInLab);
+// the test works in its own notebooks and leaves the app as it found it: it
+// shares the worker's app start-up (ui-tests/shared-app.ts)
+test.use({ shareApp: true });
 
 test('nothing hidden reaches the agent, and hidden reads as never existed @backend', async ({
   jupyter,

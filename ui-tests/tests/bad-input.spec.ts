@@ -3,7 +3,7 @@
  * specification's structured error (never INTERNAL_ERROR, never a thrown
  * exception) and leaves no file behind.
  */
-import { expect, shareInLab, test } from '../fixtures';
+import { expect, test } from '../fixtures';
 
 interface ICase {
   tool: string;
@@ -159,8 +159,8 @@ function cases(dir: string): ICase[] {
 }
 
 // the tests but the last work in their own directories and leave the app as
-// they found it: in JupyterLab they share the worker's app start-up
-test.use(shareInLab);
+// they found it: they share the worker's app start-up
+test.use({ shareApp: true });
 
 test('every malformed argument gets its structured error and leaves no file @rule', async ({
   jupyter,

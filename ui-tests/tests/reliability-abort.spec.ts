@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 
-import { expect, shareInLab, test } from '../fixtures';
+import { expect, test } from '../fixtures';
 import { IMPLEMENTED } from '../implemented';
 import {
   addKernelNotebook,
@@ -24,9 +24,9 @@ import { SEED, recordFigure, scaled, since } from '../reliability/figures';
 
 const ROUNDS = scaled(100, 5);
 
-// every test works in its own notebooks and leaves the app as it found it:
-// in JupyterLab they share the worker's app start-up (ui-tests/shared-app.ts)
-test.use(shareInLab);
+// the test works in its own notebooks and leaves the app as it found it: it
+// shares the worker's app start-up (ui-tests/shared-app.ts)
+test.use({ shareApp: true });
 
 test('agent aborts while the person’s cell runs: never interrupted, outputs complete @backend', async ({
   jupyter,

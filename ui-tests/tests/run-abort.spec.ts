@@ -12,7 +12,7 @@
 import type { Page } from '@playwright/test';
 
 import { keepRegisteredTools } from '../agent';
-import { expect, shareInLab, test } from '../fixtures';
+import { expect, test } from '../fixtures';
 import type { JupyterApp } from '../jupyter';
 import {
   addKernelNotebook as addNotebook,
@@ -181,9 +181,9 @@ interface IRunResult {
 }
 
 test.describe('jupyter_run_cells: abort', () => {
-  // each test works in its own notebook and kernel: in JupyterLab they share
-  // the worker's app start-up (ui-tests/shared-app.ts)
-  test.use(shareInLab);
+  // each test works in its own notebook and kernel: they share the worker's
+  // app start-up (ui-tests/shared-app.ts)
+  test.use({ shareApp: true });
 
   test('an already-aborted signal: the tool is never called and nothing runs @rule', async ({
     jupyter,

@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 
 import { NEAR_MISSES, SECRET_SAMPLES } from '../../tests/fixtures/secrets';
 import type { Agent } from '../agent';
-import { expect, shareInLab, test } from '../fixtures';
+import { expect, test } from '../fixtures';
 import type { Human } from '../human';
 import type { JupyterApp } from '../jupyter';
 import { codeCell, markdownCell, notebookOf } from '../notebook-content';
@@ -100,9 +100,9 @@ function expectNoSecret(what: string, text: string | undefined): void {
 }
 
 test.describe('secrets', () => {
-  // in JupyterLab the sweep shares the worker's app start-up; the Activity
-  // test counts the Agent panel's rows, so it has an app of its own
-  test.use(shareInLab);
+  // the sweep shares the worker's app start-up; the Activity test counts
+  // the Agent panel's rows, so it has an app of its own
+  test.use({ shareApp: true });
 
   test('every read tool withholds every kind and no near miss; an update keeps the values @backend', async ({
     jupyter,
