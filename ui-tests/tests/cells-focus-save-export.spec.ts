@@ -7,7 +7,7 @@
  * position changes nothing. Save goes through the app's own save. Export
  * renders the live notebook as markdown.
  */
-import { expect, test } from '../fixtures';
+import { expect, shareInLab, test } from '../fixtures';
 import type { Agent } from '../agent';
 import type { Human } from '../human';
 import { type JupyterApp, readFixture } from '../jupyter';
@@ -223,23 +223,31 @@ async function stillOnScreenAsCellsRender(
 }
 
 test.describe('jupyter_focus_cell', () => {
-  test('full windowing: a cell far off screen is scrolled to, then its editor gets the selection @shell', async ({
-    jupyter,
-    human,
-    agent
-  }) => {
-    await jupyter.open();
-    const path = await jupyter.createNotebook('windowed.ipynb', WINDOWED);
-    await human.setSetting(TRACKER, 'windowingMode', 'full');
-    await openForAgent(jupyter, human, agent, path);
-    expect((await jupyter.notebookView()).windowingMode).toBe('full');
-    // Windowed out: not even in the DOM. While the notebook is new, the
-    // notebook renders each cell once in idle time to measure it, attached
-    // for a frame, so this waits for a moment it is not.
-    await expect
-      .poll(async () => (await jupyter.cellView(150)).attached)
-      .toBe(false);
-    await focusFarCell(jupyter, agent, path);
+  // each test works in its own notebooks: in JupyterLab they share the
+  // worker's app start-up, but the one that changes the windowing setting
+  test.use(shareInLab);
+
+  test.describe('full windowing', () => {
+    test.use({ shareApp: false });
+
+    test('full windowing: a cell far off screen is scrolled to, then its editor gets the selection @shell', async ({
+      jupyter,
+      human,
+      agent
+    }) => {
+      await jupyter.open();
+      const path = await jupyter.createNotebook('windowed.ipynb', WINDOWED);
+      await human.setSetting(TRACKER, 'windowingMode', 'full');
+      await openForAgent(jupyter, human, agent, path);
+      expect((await jupyter.notebookView()).windowingMode).toBe('full');
+      // Windowed out: not even in the DOM. While the notebook is new, the
+      // notebook renders each cell once in idle time to measure it, attached
+      // for a frame, so this waits for a moment it is not.
+      await expect
+        .poll(async () => (await jupyter.cellView(150)).attached)
+        .toBe(false);
+      await focusFarCell(jupyter, agent, path);
+    });
   });
 
   test('default windowing: a cell far off screen is scrolled to, then its editor gets the selection @shell', async ({
