@@ -179,18 +179,28 @@ export function errorCode(answer: IAnswer): string | undefined {
     : undefined;
 }
 
-/** Counts the page's unhandled promise rejections from now on. */
+/**
+ * Counts the page's unhandled promise rejections from now on. The listener
+ * is added once per page and the list starts empty at each call: a page the
+ * worker's tests share (ui-tests/shared-app.ts) would otherwise hand one
+ * test the rejections of an earlier one.
+ */
 export async function watchRejections(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const holder = window as unknown as { reliabRejections?: string[] };
-    if (holder.reliabRejections) {
+    const holder = window as unknown as {
+      reliabRejections?: string[];
+      reliabRejectionsWatched?: boolean;
+    };
+    holder.reliabRejections = [];
+    if (holder.reliabRejectionsWatched) {
       return;
     }
-    const seen: string[] = [];
-    holder.reliabRejections = seen;
+    holder.reliabRejectionsWatched = true;
     window.addEventListener('unhandledrejection', event => {
       const reason = event.reason as Error | undefined;
-      seen.push(String(reason?.stack ?? reason?.message ?? reason));
+      holder.reliabRejections?.push(
+        String(reason?.stack ?? reason?.message ?? reason)
+      );
     });
   });
 }

@@ -61,11 +61,23 @@ async function kernelTakesRequestsAgain(jupyter: JupyterApp): Promise<void> {
     .toBe('ok');
 }
 
-/** Counts the `toolactivated` events of `document.modelContext` from now on. */
+/**
+ * Counts the `toolactivated` events of `document.modelContext` from now on.
+ * The listener is added once per page and the list starts empty at each
+ * call: this file's tests share the worker's page (ui-tests/shared-app.ts),
+ * where a second listener would count every event twice.
+ */
 async function watchActivations(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const holder = window as unknown as { uiTestsActivations: string[] };
+    const holder = window as unknown as {
+      uiTestsActivations: string[];
+      uiTestsActivationsWatched?: boolean;
+    };
     holder.uiTestsActivations = [];
+    if (holder.uiTestsActivationsWatched) {
+      return;
+    }
+    holder.uiTestsActivationsWatched = true;
     document.modelContext!.addEventListener('toolactivated', event => {
       holder.uiTestsActivations.push(
         (event as Event & { toolName?: string }).toolName ?? ''
