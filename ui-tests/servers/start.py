@@ -521,6 +521,8 @@ def lite_site_problem(site: Path) -> str | None:
     inputs = [
         LABEXTENSION,
         DEMO / "build.py",
+        DEMO / "pyc_wheels.mjs",
+        DEMO / "pyc_wheels.py",
         DEMO / "jupyter-lite.json",
         DEMO / "jupyter_lite_config.json",
         DEMO / "notebooks",
