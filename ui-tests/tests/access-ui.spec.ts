@@ -178,7 +178,9 @@ test.describe('agent access, set by the human', () => {
   // each test works in its own notebooks: in JupyterLab they share the
   // worker's app start-up (ui-tests/shared-app.ts). Not in Notebook 7 yet:
   // sharing there once read a file as unreadable (400) right after its
-  // write was announced, which is not explained (docs/testing.md)
+  // write was announced; most likely the same cause as stop 42's failure
+  // of the file-browser test below (a click that opened the notebook in a
+  // second tab, which saved after the toast; docs/testing.md), not shown
   test.use(shareInLab);
 
   test('cell context menu: write → read → none → write, and the agent @shell', async ({
@@ -473,11 +475,20 @@ test.describe('agent access, set by the human', () => {
     expect(cells.isError).toBe(false);
     expect(cells.structured!.cells).toHaveLength(3);
 
-    // the keyboard: the item focused, its context menu, arrows, Enter → none
+    // the keyboard: the item focused and selected, its context menu,
+    // arrows, Enter → none. Focused as Tab reaches it, not clicked: Notebook
+    // 7's file browser opens a file on a single click (its tree sets
+    // singleClickNavigation), and a tab with the notebook open takes the
+    // write through its live model and saves it after the answer (seen in
+    // the rehearsals as the file still read-only after the toast)
     const item = await fileItem(jupyter, 'closed.ipynb');
-    await item.click();
+    await item.locator('.jp-DirListing-itemText').focus();
+    await jupyter.page.keyboard.press('ArrowDown');
+    await expect(item).toHaveClass(/jp-mod-selected/);
     await keyboardMenu(jupyter.page, NOTEBOOK_ITEM);
     await toldAccess('hidden');
+    // still not open anywhere
+    expect(jupyter.context.pages()).toHaveLength(1);
     expect(await fileNotebookAccess(jupyter, path)).toEqual({
       version: 1,
       notebookAccess: 'none'
