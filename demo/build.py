@@ -9,14 +9,14 @@ What it does, in order:
    kernel, ``node_modules/pyodide`` in the version the kernel was built for);
 2. makes sure the pure-Python wheels the Pyodide kernel loads at start are in
    ``demo/.cache/wheels`` (``pip download`` only when something is missing, so
-   a second build is offline);
+   a second build is offline), and adds compiled bytecode to them with
+   Pyodide's own Python (see PYC_NOTE; ``--no-precompile`` leaves them as PyPI
+   has them);
 3. runs ``jupyter lite build`` with ``demo/`` as the lite dir: it picks up
    every prebuilt labextension of this Python environment (this project's one
    too, once it is installed), the notebooks of ``demo/notebooks`` and the
    settings of ``demo/jupyter-lite.json``;
-4. adds compiled bytecode to those wheels, with Pyodide's own Python (see
-   PYC_NOTE; ``--no-precompile`` leaves the wheels as PyPI has them), then
-   vendors the Pyodide runtime and the wheels into ``static/pyodide/`` of
+4. vendors the Pyodide runtime and those wheels into ``static/pyodide/`` of
    the site, with a ``pyodide-lock.json`` that lists exactly the local wheels
    (with their real sha256), and fixes two races of the kernel's channel to
    its worker: a script on the app pages (see WAITASYNC_FIX) and a patch of
@@ -54,7 +54,7 @@ NODE_PYODIDE = REPO / "node_modules" / "pyodide"
 CACHE = HERE / ".cache"
 WHEEL_CACHE = CACHE / "wheels"
 STAGING = CACHE / "staging"
-#: the wheels with bytecode added (4a), per Pyodide version and source sha256
+#: the wheels with bytecode added (2b), by Pyodide version, compiler and source
 PYC_CACHE = CACHE / "pyc"
 PYC_SCRIPT = HERE / "pyc_wheels.mjs"
 LOCKS = CACHE / "locks"
@@ -600,7 +600,7 @@ def use_this_checkout(output: Path) -> None:
 
 
 # --------------------------------------------------------------------------
-# 4a. bytecode for the kernel's wheels
+# 2b. bytecode for the kernel's wheels
 
 #: PYC_NOTE: the wheels from PyPI hold only ``.py`` files, so every kernel
 #: start compiled IPython, jedi, prompt_toolkit, pygments and the rest again,
@@ -614,7 +614,11 @@ def precompile(chosen: dict, pyodide_version: str) -> dict:
     node = shutil.which("node")
     if node is None:
         raise BuildError("node is not on PATH: it runs Pyodide to compile the wheels' bytecode")
-    cache = PYC_CACHE / f"pyodide-{pyodide_version}"
+    # a change to the compiler (pyc_wheels.*) makes new wheels, not stale ones
+    compiler = hashlib.sha256()
+    for part in (PYC_SCRIPT, PYC_SCRIPT.with_suffix(".py")):
+        compiler.update(part.read_bytes())
+    cache = PYC_CACHE / f"pyodide-{pyodide_version}-{compiler.hexdigest()[:12]}"
     result = {}
     todo = []
     for key, info in chosen.items():
