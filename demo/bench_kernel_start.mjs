@@ -15,13 +15,8 @@
 //   node demo/bench_kernel_start.mjs /tmp/site-source /tmp/site-pyc
 
 import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const REPO = path.dirname(HERE);
+import { startServer } from './serve_site.mjs';
 
 const argv = process.argv.slice(2);
 const runsAt = argv.indexOf('--runs');
@@ -34,36 +29,13 @@ if (sites.length !== 2 || !(RUNS > 0)) {
   process.exit(2);
 }
 
-const python = existsSync(path.join(REPO, '.venv', 'bin', 'python'))
-  ? path.join(REPO, '.venv', 'bin', 'python')
-  : 'python3';
-
-function serve(dir) {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(
-      python,
-      [path.join(HERE, 'serve.py'), '--port', '0', '--dir', dir],
-      { stdio: ['ignore', 'pipe', 'inherit'] }
-    );
-    let out = '';
-    proc.stdout.on('data', chunk => {
-      out += chunk;
-      const match = out.match(/^Serving .*http:\/\/127\.0\.0\.1:(\d+)/m);
-      if (match) {
-        resolve({ proc, url: `http://127.0.0.1:${match[1]}` });
-      }
-    });
-    proc.on('exit', code => reject(new Error(`serve.py exited with ${code}`)));
-  });
-}
-
 const median = values => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-const servers = await Promise.all(sites.map(serve));
+const servers = await Promise.all(sites.map(startServer));
 const browser = await chromium.launch({
   executablePath: process.env.UI_TESTS_CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage']
@@ -74,7 +46,7 @@ try {
     for (const which of run % 2 ? [1, 0] : [0, 1]) {
       const context = await browser.newContext();
       const page = await context.newPage();
-      await page.goto(`${servers[which].url}/lab/index.html`);
+      await page.goto(`http://127.0.0.1:${servers[which].port}/lab/index.html`);
       await page.waitForFunction(() => window.jupyterapp?.serviceManager);
       const [ms, status] = await page.evaluate(async () => {
         await window.jupyterapp.started;

@@ -13,13 +13,13 @@
 // /<dirname>/ instead of / (checks that no URL assumes the site root).
 
 import { chromium } from '@playwright/test';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { startServer } from './serve_site.mjs';
+
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const REPO = path.dirname(HERE);
 
 const argv = process.argv.slice(2);
 const flag = name => argv.includes(name);
@@ -59,48 +59,6 @@ const check = (ok, msg) => {
     throw new CheckError(msg);
   }
 };
-
-function pythonExecutable() {
-  if (process.env.PYTHON) {
-    return process.env.PYTHON;
-  }
-  const venv = path.join(REPO, '.venv', 'bin', 'python');
-  return existsSync(venv) ? venv : 'python3';
-}
-
-function startServer(dir) {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(
-      pythonExecutable(),
-      [path.join(HERE, 'serve.py'), '--port', '0', '--dir', dir],
-      { stdio: ['ignore', 'pipe', 'pipe'] }
-    );
-    let out = '';
-    let err = '';
-    const timer = setTimeout(
-      () => reject(new Error(`serve.py did not start in time:\n${out}${err}`)),
-      20_000
-    );
-    proc.stdout.on('data', chunk => {
-      out += chunk;
-      const line = out.split('\n').find(l => l.startsWith('Serving '));
-      const match = line && line.match(/http:\/\/127\.0\.0\.1:(\d+)/);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ proc, port: Number(match[1]), line });
-      }
-    });
-    proc.stderr.on('data', chunk => {
-      err += chunk;
-      // 404s and friends: worth seeing while checking
-      process.stderr.write(chunk);
-    });
-    proc.on('exit', code => {
-      clearTimeout(timer);
-      reject(new Error(`serve.py exited with ${code}:\n${out}${err}`));
-    });
-  });
-}
 
 /** Wait in the page for the notebook at `nbPath` and its kernel to be idle. */
 async function waitForNotebookKernel(page, nbPath) {
