@@ -42,7 +42,7 @@ def compile_wheel(source: str, target: str) -> dict:
     Returns the counts and the cache tag, for the build's log.
     """
     compiled = 0
-    record_name = None
+    record: tuple[zipfile.ZipInfo, bytes] | None = None
     entries: list[tuple[zipfile.ZipInfo, bytes]] = []
     added: list[tuple[zipfile.ZipInfo, bytes]] = []
     with zipfile.ZipFile(source) as zin:
@@ -50,7 +50,7 @@ def compile_wheel(source: str, target: str) -> dict:
             data = zin.read(info)
             entries.append((info, data))
             if info.filename.endswith(".dist-info/RECORD") and info.filename.count("/") == 1:
-                record_name = info.filename
+                record = (info, data)
             if not info.filename.endswith(".py") or "/__pycache__/" in f"/{info.filename}":
                 continue
             if info.filename.split("/", 1)[0].endswith((".dist-info", ".data")):
@@ -65,16 +65,15 @@ def compile_wheel(source: str, target: str) -> dict:
             pyc_info.external_attr = info.external_attr
             added.append((pyc_info, pyc))
             compiled += 1
-    if record_name is None:
+    if record is None:
         raise ValueError(f"{source} has no .dist-info/RECORD")
+    record_info, record_data = record
     with zipfile.ZipFile(target, "w") as zout:
         for info, data in entries:
-            if info.filename == record_name:
-                continue
-            zout.writestr(info, data)
+            if info is not record_info:
+                zout.writestr(info, data)
         for info, data in added:
             zout.writestr(info, data)
-        record_info, record = next((i, d) for i, d in entries if i.filename == record_name)
         extra = "".join(_record_line(i.filename, d) for i, d in added)
-        zout.writestr(record_info, record.decode("utf-8").rstrip("\n") + "\n" + extra)
+        zout.writestr(record_info, record_data.decode("utf-8").rstrip("\n") + "\n" + extra)
     return {"compiled": compiled, "cache_tag": sys.implementation.cache_tag}
