@@ -112,6 +112,11 @@ export class AgentPresence implements IDisposable {
     );
     this._now = options.now ?? (() => Date.now());
     this._registry.callChanged.connect(this._onCall, this);
+    // wired once the page is idle (activity-plugin.ts): a call that started
+    // before, such as a proposal waiting for the person, shows all the same
+    for (const call of this._registry.activeCalls) {
+      this._onCall(this._registry, call);
+    }
   }
 
   get isDisposed(): boolean {

@@ -69,6 +69,7 @@ class FakeRegistry implements IWebMcpRegistry {
       finishedAt: null,
       outcome: null
     };
+    this.activeCalls.push(call);
     this.callChanged.emit({ ...call });
     return call;
   }
@@ -84,6 +85,8 @@ class FakeRegistry implements IWebMcpRegistry {
     call.finishedAt = at;
     call.activity = null;
     call.outcome = 'ok';
+    this.activeCalls = this.activeCalls.filter(other => other !== call);
+    this.history.push(call);
     this.callChanged.emit({ ...call, cellIds: [...call.cellIds] });
   }
 }
@@ -250,5 +253,30 @@ describe('AgentPresence', () => {
     observer.disconnect();
     advance(QUIET_MS);
     expect(labels()).toEqual([null, 'Agent reading']);
+  });
+
+  it('shows a call that was already running when it was created', () => {
+    // the presence is wired once the page is idle (activity-plugin.ts): an
+    // agent may have started a long call (a proposal waiting for the
+    // person) before, and a quick call may have answered
+    presence.dispose();
+    const quick = registry.start('jupyter_get_cells', now);
+    registry.report(quick, 'b', 'reading');
+    registry.end(quick, now);
+    const waiting = registry.start('jupyter_update_cell', now);
+    registry.report(waiting, 'a', 'editing');
+    advance(5_000);
+    presence = new AgentPresence({
+      registry,
+      access: {
+        findPanel: (path: string) => (path === PATH ? panel : null)
+      } as unknown as IAgentAccess,
+      now: () => now
+    });
+    advance(0);
+    expect(labels()).toEqual(['Agent editing', null]);
+    registry.end(waiting, now);
+    advance(HOLD_MS);
+    expect(labels()).toEqual([null, null]);
   });
 });
