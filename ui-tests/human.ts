@@ -123,13 +123,19 @@ export class Human {
    * Opens a notebook with the app's `docmanager:open` command, as a double
    * click in the file browser does, and waits for it to be ready. Notebook 7
    * (and JupyterLite's Notebook UI) open it in a new browser tab: the test then
-   * follows that tab (`jupyter.page` becomes the new page).
+   * follows that tab (`jupyter.page` becomes the new page); on a page that
+   * has loaded nothing yet (`JupyterApp.start`), it loads the notebook there.
    */
   async openNotebook(
     path: string,
     options: IOpenOptions = {}
   ): Promise<INotebookState> {
     const jupyter = this._jupyter;
+    if (jupyter.ui === 'notebook' && jupyter.isBlank()) {
+      // nothing loaded yet (`JupyterApp.start`): the notebook's own page
+      const state = await jupyter.open(path, options);
+      return state!;
+    }
     const alreadyHere = await this._page.evaluate(
       p => !!window.uiTests.findNotebook(p),
       path

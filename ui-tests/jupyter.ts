@@ -289,6 +289,28 @@ export class JupyterApp {
   }
 
   /**
+   * Gets the app ready for a test that creates its notebooks and then opens
+   * them (`Human.openNotebook`): loads the app as `open()` does, except in
+   * Notebook 7 on a page of the test's own, where nothing loads yet. There
+   * the first notebook the person opens loads in this page, as a link to
+   * it would, instead of in a tab opened from a tree page loaded first for
+   * nothing (2 to 4 s a test); the test's files are made through the
+   * server's contents API meanwhile. A test that uses the tree page (its
+   * file browser, its menus) calls `open()`.
+   */
+  async start(): Promise<void> {
+    if (this.kind === 'notebook' && !this._sharedWorkspace && this.isBlank()) {
+      return;
+    }
+    await this.open();
+  }
+
+  /** Whether the test's page has loaded nothing yet. */
+  isBlank(): boolean {
+    return this.page.url() === 'about:blank';
+  }
+
+  /**
    * Loads the app again, as a person reloading it, and waits for it. In
    * JupyterLab and JupyterLite's lab page it is loaded at the app's own
    * address, not at the one in the address bar: that one names the notebook
@@ -375,13 +397,45 @@ export class JupyterApp {
     return `${this.dir}/${name}`;
   }
 
-  /** Creates the test's directory (once; the app must be loaded). */
+  /**
+   * Creates the test's directory (once): through the app, or, on a Jupyter
+   * server before any page has loaded (`start()`), its contents API.
+   */
   async ensureDir(): Promise<string> {
     if (!this._dirCreated) {
-      await this.page.evaluate(d => window.uiTests.mkdir(d), this.dir);
+      if (this._throughServer()) {
+        await this._putContents(this.dir, { type: 'directory' });
+      } else {
+        await this.page.evaluate(d => window.uiTests.mkdir(d), this.dir);
+      }
       this._dirCreated = true;
     }
     return this.dir;
+  }
+
+  /** Whether files are made with the server's contents API, not the page's. */
+  private _throughServer(): boolean {
+    return this.kind !== 'lite' && this.isBlank();
+  }
+
+  /** Saves a contents model on the Jupyter server (no token, no XSRF check). */
+  private async _putContents(
+    target: string,
+    model: Record<string, unknown>
+  ): Promise<void> {
+    const response = await fetch(
+      `${this.baseURL}/api/contents/${encodePath(target)}`,
+      {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(model)
+      }
+    );
+    if (!response.ok) {
+      throw new Error(
+        `saving ${target} failed: ${response.status} ${await response.text()}`
+      );
+    }
   }
 
   /** Saves notebook JSON as `name` in the test's directory; returns its path. */
@@ -391,6 +445,14 @@ export class JupyterApp {
   ): Promise<string> {
     await this.ensureDir();
     const target = this.path(name);
+    if (this._throughServer()) {
+      await this._putContents(target, {
+        type: 'notebook',
+        format: 'json',
+        content
+      });
+      return target;
+    }
     await this.page.evaluate(([p, c]) => window.uiTests.saveNotebook(p, c), [
       target,
       content
@@ -407,6 +469,14 @@ export class JupyterApp {
   async createFile(name: string, text: string): Promise<string> {
     await this.ensureDir();
     const target = this.path(name);
+    if (this._throughServer()) {
+      await this._putContents(target, {
+        type: 'file',
+        format: 'text',
+        content: text
+      });
+      return target;
+    }
     await this.page.evaluate(([p, t]) => window.uiTests.saveText(p, t), [
       target,
       text

@@ -43,7 +43,7 @@ test('a run in flight: hidden while its last target runs, it answers as a hidden
 }) => {
   test.setTimeout(jupyter.kind === 'lite' ? 240_000 : 90_000);
   await keepRegisteredTools(jupyter.context);
-  await jupyter.open();
+  await jupyter.start();
   const path = await addKernelNotebook(jupyter, 'in-flight.ipynb', [
     code('one', "print('one')"),
     code('slow', SLOW),

@@ -652,7 +652,7 @@ test('nothing hidden reaches the agent, and hidden reads as never existed @backe
   // every tool the extension registers has its rows in the table
   expect(Object.keys(CASES).sort()).toEqual([...IMPLEMENTED].sort());
 
-  await jupyter.open();
+  await jupyter.start();
   const paths: IPaths = {
     mixed: await jupyter.createNotebook('mixed.ipynb', mixedNotebook()),
     hidden: await jupyter.createNotebook('hidden.ipynb', secretNotebook()),

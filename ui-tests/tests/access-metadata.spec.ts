@@ -131,7 +131,7 @@ test.describe('malformed agent metadata', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.createNotebook('odd.ipynb', oddNotebook());
     await human.openNotebook(path, { kernel: false });
 

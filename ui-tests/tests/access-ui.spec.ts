@@ -188,7 +188,7 @@ test.describe('agent access, set by the human', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
     const cell = await jupyter.cell(1);
@@ -255,7 +255,7 @@ test.describe('agent access, set by the human', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
     const cell = await jupyter.cell(1);
@@ -294,7 +294,7 @@ test.describe('agent access, set by the human', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
     const page = jupyter.page;
@@ -347,7 +347,7 @@ test.describe('agent access, set by the human', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
     const cell = await jupyter.cell(2);
@@ -378,7 +378,7 @@ test.describe('agent access, set by the human', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     // With its kernel up: the kernel's items (the debugger's button, the
     // kernel's name) join the toolbar as it connects and move this item

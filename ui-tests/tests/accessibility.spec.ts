@@ -29,7 +29,7 @@ test.describe('accessibility', () => {
         // the theme and the mode are settings: keep them in this browser
         await jupyter.isolateSettings();
       }
-      await jupyter.open();
+      await jupyter.start();
       const path = await jupyter.createNotebook(
         'a11y.ipynb',
         notebookOf([codeCell('a', 'x = 1'), codeCell('b', 'y = 2')])

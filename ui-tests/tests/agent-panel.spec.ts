@@ -88,7 +88,7 @@ test.describe('the Agent panel', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
     const page = jupyter.page;
@@ -154,7 +154,7 @@ test.describe('the Agent panel', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
     const panel = await openPanel(jupyter, human);
@@ -199,7 +199,7 @@ test.describe('the Agent panel', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
     const panel = await openPanel(jupyter, human);
@@ -265,7 +265,7 @@ test.describe('the Agent panel, live', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addKernelNotebook(jupyter, 'slow.ipynb', [
       codeCell(
         'slow',
@@ -317,7 +317,7 @@ test.describe('the Agent panel, where the app puts sidebars', () => {
     jupyter,
     human
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
     const page = jupyter.page;
@@ -383,7 +383,7 @@ test.describe('the Agent panel, where the app puts sidebars', () => {
     jupyter,
     human
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
     const panel = await openPanel(jupyter, human);

@@ -255,7 +255,7 @@ test.describe('jupyter_focus_cell', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.createNotebook('windowed.ipynb', WINDOWED);
     await openForAgent(jupyter, human, agent, path);
     // JupyterLab 4.6's default: every cell is attached, in the background,
@@ -309,7 +309,7 @@ test.describe('jupyter_focus_cell', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('cells-basic.ipynb');
     await openForAgent(jupyter, human, agent, path);
     const { revision } = (await context(agent)).notebook!;
@@ -479,7 +479,7 @@ test.describe('jupyter_focus_cell', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const mine = await jupyter.addFixture('cells-basic.ipynb', 'mine.ipynb');
     const other = await jupyter.createNotebook(
       'other.ipynb',
@@ -522,7 +522,7 @@ test.describe('jupyter_save_notebook', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('cells-basic.ipynb');
     // With its kernel up, in every app: a kernel that starts later writes
     // its language into the notebook's metadata, which makes it dirty again
@@ -648,7 +648,7 @@ test.describe('jupyter_export_notebook', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('cells-export.ipynb');
     await openForAgent(jupyter, human, agent, path);
     const result = await agent.call<IExport>('jupyter_export_notebook');

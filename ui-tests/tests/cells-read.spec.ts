@@ -99,7 +99,7 @@ test.describe('jupyter_get_cells', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('cells-basic.ipynb');
     // A kernel that starts writes its language into the notebook's metadata,
     // which makes it dirty: up first (Pyodide too), and saved, so the edits

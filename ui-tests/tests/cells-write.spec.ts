@@ -155,7 +155,7 @@ test.describe('jupyter_insert_cell', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('cells-basic.ipynb');
     // a live kernel (too slow to wait for in JupyterLite) that must not be asked to run anything
     await openForAgent(jupyter, human, agent, path, jupyter.kind !== 'lite');
@@ -277,7 +277,7 @@ test.describe('jupyter_insert_cell', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('cells-basic.ipynb');
     await openForAgent(jupyter, human, agent, path);
     await human.selectCells(0);
@@ -314,7 +314,7 @@ test.describe('jupyter_insert_cell', () => {
     // apps never keep a live notebook empty: one animation frame after its
     // last cell goes, the notebook widget inserts its default empty cell (as
     // it does when the human deletes it). So the agent meets that cell.
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.createNotebook(
       'one.ipynb',
       notebookOf([codeCell('only', 'x = 1')])
@@ -361,7 +361,7 @@ test.describe('jupyter_insert_cell', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('cells-basic.ipynb');
     await openForAgent(jupyter, human, agent, path);
     const before = (
@@ -492,7 +492,7 @@ test.describe('jupyter_insert_cell', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const mine = await jupyter.addFixture('cells-basic.ipynb', 'mine.ipynb');
     const other = await jupyter.createNotebook(
       'other.ipynb',
@@ -579,7 +579,7 @@ test.describe('jupyter_update_cell', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('cells-basic.ipynb');
     await openForAgent(jupyter, human, agent, path);
     const original = BASIC_SOURCES[1];
@@ -640,7 +640,7 @@ test.describe('jupyter_update_cell', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('cells-basic.ipynb');
     await openForAgent(jupyter, human, agent, path);
 
@@ -793,7 +793,7 @@ test.describe('jupyter_delete_cell', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('cells-basic.ipynb');
     await openForAgent(jupyter, human, agent, path);
     await undoHistoryStarted(jupyter, path);
@@ -1004,7 +1004,7 @@ test.describe('a 2,000-cell notebook', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.createNotebook('large.ipynb', notebookOf(cells));
     await openForAgent(jupyter, human, agent, path);
     expect((await jupyter.notebookView()).windowingMode).toBe(

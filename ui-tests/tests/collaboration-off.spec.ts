@@ -21,7 +21,7 @@ test('the app runs without real-time collaboration', async ({
   jupyter,
   human
 }) => {
-  await jupyter.open();
+  await jupyter.start();
   const path = await jupyter.createNotebook('single-user.ipynb', {
     cells: [],
     metadata: {},

@@ -71,7 +71,7 @@ test.describe('jupyter_get_context', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path);
     await human.selectCells(1, 2);
@@ -104,7 +104,7 @@ test.describe('jupyter_get_context', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path);
     await human.save();
@@ -130,7 +130,7 @@ test.describe('jupyter_get_context', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path);
     // "6 * 7" in "x = 6 * 7\nx"
@@ -151,7 +151,7 @@ test.describe('jupyter_get_context', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path);
     const long = 'é'.repeat(5000); // 10,000 bytes of UTF-8

@@ -26,7 +26,7 @@ test.describe('harness', () => {
     jupyter,
     human
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     const state = await human.openNotebook(path);
     expect(state).toMatchObject({ path, cellCount: 3, kernelStatus: 'idle' });

@@ -131,7 +131,7 @@ async function openNotebook(
   if (jupyter.kind !== 'lite') {
     await jupyter.isolateSettings();
   }
-  await jupyter.open();
+  await jupyter.start();
   const path = await addKernelNotebook(jupyter, name, cells);
   if (jupyter.ui === 'notebook') {
     await jupyter.open(path, { kernel: false });

@@ -81,7 +81,7 @@ test.describe('jupyter_kernel_action', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'restart.ipynb', [
       code('set', "secret = 41\nprint('set')"),
       code('read', 'print(secret + 1)')
@@ -129,7 +129,7 @@ test.describe('jupyter_kernel_action', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     // Pyodide cannot interrupt a running cell: keep its run short there
     const seconds = jupyter.kind === 'lite' ? 4 : 30;
     const path = await addNotebook(jupyter, 'interrupt.ipynb', [
@@ -183,7 +183,7 @@ test.describe('jupyter_kernel_action', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'refused.ipynb', [
       code('c', "print('c')")
     ]);

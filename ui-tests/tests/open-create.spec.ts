@@ -87,7 +87,7 @@ test.describe('jupyter_open_notebook', () => {
     agent
   }) => {
     const path = await (async () => {
-      await jupyter.open();
+      await jupyter.start();
       return jupyter.addFixture('simple.ipynb');
     })();
     await human.openNotebook(path);

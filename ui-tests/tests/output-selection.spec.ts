@@ -124,7 +124,7 @@ test.describe('jupyter_get_output_selection', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.createNotebook(
       'output-selection.ipynb',
       notebookOf([
@@ -191,7 +191,7 @@ test.describe('jupyter_get_output_selection', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.createNotebook(
       'output-selection-across.ipynb',
       notebookOf([

@@ -28,7 +28,7 @@ test('the panel’s tabs after an agent worked, in the light and the dark theme 
     // the theme is a setting: keep it in this browser
     await jupyter.isolateSettings();
   }
-  await jupyter.open();
+  await jupyter.start();
   const path = await jupyter.addFixture('simple.ipynb');
   await human.openNotebook(path, { kernel: false });
   const page = jupyter.page;

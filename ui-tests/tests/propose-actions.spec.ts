@@ -83,7 +83,7 @@ async function openInPropose(
   if (jupyter.kind !== 'lite') {
     await jupyter.isolateSettings();
   }
-  await jupyter.open();
+  await jupyter.start();
   const path = await addKernelNotebook(jupyter, name, cells);
   if (jupyter.ui === 'notebook') {
     await jupyter.open(path, { kernel });

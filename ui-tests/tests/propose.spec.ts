@@ -57,7 +57,7 @@ async function openNotebook(
     // the mode is a setting: keep this test's changes in its own browser
     await jupyter.isolateSettings();
   }
-  await jupyter.open();
+  await jupyter.start();
   const path = await jupyter.createNotebook(
     name,
     notebookOf([
@@ -873,7 +873,7 @@ test.describe('Propose mode', () => {
     agent
   }) => {
     await jupyter.isolateSettings();
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.createNotebook(
       'no-agent.ipynb',
       notebookOf([codeCell('a', 'x = 1')])

@@ -36,7 +36,7 @@ test('who changed what: human typing, agent tools, runs, and undo @rule', async 
   human,
   agent
 }) => {
-  await jupyter.open();
+  await jupyter.start();
   const path = await jupyter.createNotebook('provenance.ipynb', NOTEBOOK);
   await human.openNotebook(path);
 

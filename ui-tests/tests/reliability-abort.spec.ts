@@ -36,7 +36,7 @@ test('agent aborts while the person’s cell runs: never interrupted, outputs co
   test.setTimeout(
     scaled(3_600_000, jupyter.kind === 'lite' ? 300_000 : 120_000)
   );
-  await jupyter.open();
+  await jupyter.start();
   const path = await addKernelNotebook(jupyter, 'abort.ipynb', [
     codeCell('ab-warm', "print('warm')"),
     codeCell('ab-human', 'pass'),

@@ -157,7 +157,7 @@ test('the kernel shut down under a running call: a closed-set or inline answer @
   agent,
   human
 }) => {
-  await jupyter.open();
+  await jupyter.start();
   const path = await addKernelNotebook(jupyter, 'killed.ipynb', [
     codeCell(
       'k-long',
@@ -199,7 +199,7 @@ test('the notebook closed while a call runs in it: the call answers @server', as
   agent,
   human
 }) => {
-  await jupyter.open();
+  await jupyter.start();
   const path = await addKernelNotebook(jupyter, 'closed.ipynb', [
     codeCell('c-long', "import time\ntime.sleep(3)\nprint('end')")
   ]);
@@ -244,7 +244,7 @@ test.describe('contents-service faults', () => {
     human
   }) => {
     test.setTimeout(180_000);
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.createNotebook(
       'save.ipynb',
       notebookOf([codeCell('s-a', 'a = 1')])
@@ -418,7 +418,7 @@ async function runInFlight(
   name: string,
   prefix: string
 ) {
-  await jupyter.open();
+  await jupyter.start();
   const path = await addKernelNotebook(jupyter, name, [
     codeCell(`${prefix}-long`, SLEEPER),
     codeCell(`${prefix}-next`, "print('next')"),
@@ -650,7 +650,7 @@ test.describe('another process', () => {
     human
   }) => {
     test.setTimeout(180_000);
-    await jupyter.open();
+    await jupyter.start();
     const path = await addKernelNotebook(jupyter, 'elsewhere.ipynb', [
       codeCell('o-long', SLEEPER),
       codeCell('o-edit', 'e = 1')
@@ -831,7 +831,7 @@ test.describe('a killed kernel', () => {
           through.push(ws);
         }
       });
-    await jupyter.open();
+    await jupyter.start();
     const sources = [
       "import time\nprint('started', flush=True)\ntime.sleep(60)\nprint('end')",
       "print('after')"

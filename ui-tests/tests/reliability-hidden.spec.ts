@@ -603,7 +603,7 @@ test('access changed mid-call: run, proposal and insert answer as a hidden noteb
     // the Propose switch writes the notebook; keep the setting's default
     await jupyter.isolateSettings();
   }
-  await jupyter.open();
+  await jupyter.start();
   const path = await addKernelNotebook(jupyter, 'midcall-swp.ipynb', [
     codeCell('mc-a', `a = '${MARKER}-a'`),
     codeCell('mc-slow', `import time\ntime.sleep(0.4)\nprint('${MARKER}-slow')`)

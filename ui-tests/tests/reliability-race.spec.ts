@@ -73,7 +73,7 @@ test('a human edit racing an agent write: no lost edit, the loser answers STALE_
   test.setTimeout(
     scaled(3_600_000, jupyter.kind === 'lite' ? 300_000 : 180_000)
   );
-  await jupyter.open();
+  await jupyter.start();
   const path = await jupyter.createNotebook(
     'race.ipynb',
     notebookOf([codeCell('race-head', '# the race cells follow')])

@@ -43,7 +43,7 @@ test('untrusted content: no script runs, instructions come back only as data @ru
   human
 }) => {
   test.setTimeout(jupyter.kind === 'lite' ? 300_000 : 120_000);
-  await jupyter.open();
+  await jupyter.start();
   const path = await jupyter.createNotebook(
     'untrusted.ipynb',
     notebookOf([codeCell('un-human', 'print("the person ran this")')])

@@ -106,7 +106,7 @@ async function openFixture(
   human: Human,
   agent: Agent
 ): Promise<string> {
-  await jupyter.open();
+  await jupyter.start();
   const path = await jupyter.addFixture(FIXTURE);
   if (jupyter.ui === 'notebook') {
     await jupyter.open(path, { kernel: false });

@@ -83,7 +83,7 @@ test.describe('review threads, the human side', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
     const page = jupyter.page;
@@ -207,7 +207,7 @@ test.describe('review threads, the human side', () => {
       human,
       agent
     }) => {
-      await jupyter.open();
+      await jupyter.start();
       const path = await jupyter.addFixture('simple.ipynb');
       await human.openNotebook(path, { kernel: false });
       const page = jupyter.page;
@@ -332,7 +332,7 @@ test.describe('review threads, the human side', () => {
     jupyter,
     human
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('annotated-by-0.1.1.ipynb');
     await human.openNotebook(path, { kernel: false });
     const page = jupyter.page;

@@ -202,7 +202,7 @@ test.describe('jupyter_run_cells: abort', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'pre-aborted.ipynb', [
       code('target', "print('ran')"),
       code('probe', "print('probe')")
@@ -240,7 +240,7 @@ test.describe('jupyter_run_cells: abort', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'own-cell.ipynb', [
       code('slow', SLOW),
       code('after', "print('after')"),
@@ -292,7 +292,7 @@ test.describe('jupyter_run_cells: abort', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'cdp-cancel.ipynb', [
       code('slow', SLOW),
       code('after', "print('after')"),
@@ -341,7 +341,7 @@ test.describe('jupyter_run_cells: abort', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'behind-human.ipynb', [
       code('warm', "print('warm')"),
       code('human', "import time\ntime.sleep(4)\nprint('human done')"),
@@ -412,7 +412,7 @@ test.describe('jupyter_run_cells: abort', () => {
       agent
     }) => {
       await keepRegisteredTools(jupyter.context);
-      await jupyter.open();
+      await jupyter.start();
       const path = await addNotebook(jupyter, 'late-abort.ipynb', [
         code('one', "print('one')"),
         code('two', "print('two')"),

@@ -92,7 +92,7 @@ test.describe('jupyter_run_cells', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'range.ipynb', 'run-range.ipynb');
     await human.openNotebook(path);
     await agent.waitForTools([RUN, 'jupyter_get_cells']);
@@ -210,7 +210,7 @@ test.describe('jupyter_run_cells', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'noop.ipynb', 'run-range.ipynb');
     await human.openNotebook(path);
     await agent.waitForTools([RUN]);
@@ -246,7 +246,7 @@ test.describe('jupyter_run_cells', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'select.ipynb', 'run-range.ipynb');
     await human.openNotebook(path);
     await agent.waitForTools([RUN]);
@@ -353,7 +353,7 @@ test.describe('jupyter_run_cells', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'no-ids.ipynb', 'run-range.ipynb');
     await human.openNotebook(path);
     await agent.waitForTools([RUN]);
@@ -378,7 +378,7 @@ test.describe('jupyter_run_cells', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const cells = Array.from({ length: 101 }, (_, i) =>
       code(`c${i}`, `v = ${i}`)
     );
@@ -411,7 +411,7 @@ test.describe('jupyter_run_cells', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'nokernel.ipynb', [
       markdown('m1', '# First'),
       markdown('m2', 'Second'),
@@ -450,7 +450,7 @@ test.describe('jupyter_run_cells', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'nokernel-empty.ipynb', [
       markdown('m1', '# First'),
       code('blank', ''),
@@ -485,7 +485,7 @@ test.describe('jupyter_run_cells', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'changes.ipynb', [
       code(
         'slow',
@@ -544,7 +544,7 @@ test.describe('jupyter_run_cells', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'range-changes.ipynb', [
       code(
         'slow',
@@ -591,7 +591,7 @@ test.describe('jupyter_run_cells', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const other = await addNotebook(jupyter, 'other.ipynb', [
       code('o1', "print('other')")
     ]);
@@ -665,7 +665,7 @@ test.describe('jupyter_run_cells and trust', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'trust.ipynb', [
       code('first', '1 + 1')
     ]);
@@ -686,7 +686,7 @@ test.describe('jupyter_run_cells and trust', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await addNotebook(jupyter, 'trust-saved.ipynb', [
       code('first', '1 + 1')
     ]);

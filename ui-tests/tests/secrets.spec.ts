@@ -109,7 +109,7 @@ test.describe('secrets', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.createNotebook(
       'secrets.ipynb',
       secretsNotebook()
@@ -223,7 +223,7 @@ test.describe('secrets', () => {
       human,
       agent
     }) => {
-      await jupyter.open();
+      await jupyter.start();
       const path = await jupyter.createNotebook(
         'secrets-switch.ipynb',
         secretsNotebook()

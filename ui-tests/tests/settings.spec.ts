@@ -17,7 +17,7 @@ test.describe('settings', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
     const all = await agent.waitForTools(22);
@@ -65,7 +65,7 @@ test.describe('settings', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.addFixture('simple.ipynb');
     await human.openNotebook(path, { kernel: false });
     await agent.waitForTools(['jupyter_get_cells', 'jupyter_get_context']);
