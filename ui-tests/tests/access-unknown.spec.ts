@@ -51,7 +51,7 @@ test.describe('a notebook whose access is not yet known', () => {
     jupyter,
     agent
   }) => {
-    await jupyter.open();
+    // the files first, through the server (no app loaded for them)
     const { hidden, shown } = await hiddenAndShown(jupyter);
 
     // the page opens the hidden notebook (a restore, a link); its load waits
