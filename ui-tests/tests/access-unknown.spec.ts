@@ -162,7 +162,7 @@ test.describe('an unsaved restriction in another tab', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const a = await jupyter.createNotebook(
       'a.ipynb',
       notebookOf([

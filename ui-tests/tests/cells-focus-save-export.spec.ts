@@ -276,7 +276,7 @@ test.describe('jupyter_focus_cell', () => {
     human,
     agent
   }) => {
-    await jupyter.open();
+    await jupyter.start();
     const path = await jupyter.createNotebook(
       'large.ipynb',
       notebookOf(
