@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.dirname(HERE);
 
-export function pythonExecutable() {
+function pythonExecutable() {
   if (process.env.PYTHON) {
     return process.env.PYTHON;
   }

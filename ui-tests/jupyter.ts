@@ -23,6 +23,7 @@ import type {
   INotebookState,
   INotebookView,
   IReadOptions,
+  SavedModel,
   ISessionInfo
 } from './page-helpers';
 
@@ -398,31 +399,29 @@ export class JupyterApp {
   }
 
   /**
-   * Creates the test's directory (once): through the app, or, on a Jupyter
-   * server before any page has loaded (`start()`), its contents API.
+   * Creates the test's directory (once; where, see `_save`).
    */
   async ensureDir(): Promise<string> {
     if (!this._dirCreated) {
-      if (this._throughServer()) {
-        await this._putContents(this.dir, { type: 'directory' });
-      } else {
-        await this.page.evaluate(d => window.uiTests.mkdir(d), this.dir);
-      }
+      await this._save(this.dir, { type: 'directory' });
       this._dirCreated = true;
     }
     return this.dir;
   }
 
-  /** Whether files are made with the server's contents API, not the page's. */
-  private _throughServer(): boolean {
-    return this.kind !== 'lite' && this.isBlank();
-  }
-
-  /** Saves a contents model on the Jupyter server (no token, no XSRF check). */
-  private async _putContents(
-    target: string,
-    model: Record<string, unknown>
-  ): Promise<void> {
+  /**
+   * Saves a contents model through the app's contents manager, or, on a
+   * Jupyter server before any page has loaded (`start()`), through the
+   * server's contents API (no token, no XSRF check).
+   */
+  private async _save(target: string, model: SavedModel): Promise<void> {
+    if (this.kind === 'lite' || !this.isBlank()) {
+      await this.page.evaluate(([p, m]) => window.uiTests.saveContents(p, m), [
+        target,
+        model
+      ] as const);
+      return;
+    }
     const response = await fetch(
       `${this.baseURL}/api/contents/${encodePath(target)}`,
       {
@@ -445,18 +444,7 @@ export class JupyterApp {
   ): Promise<string> {
     await this.ensureDir();
     const target = this.path(name);
-    if (this._throughServer()) {
-      await this._putContents(target, {
-        type: 'notebook',
-        format: 'json',
-        content
-      });
-      return target;
-    }
-    await this.page.evaluate(([p, c]) => window.uiTests.saveNotebook(p, c), [
-      target,
-      content
-    ] as const);
+    await this._save(target, { type: 'notebook', format: 'json', content });
     return target;
   }
 
@@ -469,18 +457,7 @@ export class JupyterApp {
   async createFile(name: string, text: string): Promise<string> {
     await this.ensureDir();
     const target = this.path(name);
-    if (this._throughServer()) {
-      await this._putContents(target, {
-        type: 'file',
-        format: 'text',
-        content: text
-      });
-      return target;
-    }
-    await this.page.evaluate(([p, t]) => window.uiTests.saveText(p, t), [
-      target,
-      text
-    ] as const);
+    await this._save(target, { type: 'file', format: 'text', content: text });
     return target;
   }
 

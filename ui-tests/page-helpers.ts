@@ -36,6 +36,12 @@ export interface IReadOptions {
   format?: 'text' | 'base64' | 'json';
 }
 
+/** What a test saves: a directory, notebook JSON or a text file. */
+export type SavedModel =
+  | { type: 'directory' }
+  | { type: 'notebook'; format: 'json'; content: INotebookContent }
+  | { type: 'file'; format: 'text'; content: string };
+
 /** A directory entry, without contents. */
 export interface IEntry {
   name: string;
@@ -128,8 +134,8 @@ export interface IPageHelpers {
     options: { kernel: boolean; timeoutMs: number }
   ): Promise<INotebookState>;
   mkdir(path: string): Promise<void>;
-  saveNotebook(path: string, content: INotebookContent): Promise<void>;
-  saveText(path: string, text: string): Promise<void>;
+  /** Saves a contents model (a directory, a notebook, a text file). */
+  saveContents(path: string, model: SavedModel): Promise<void>;
   read(path: string, options?: IReadOptions): Promise<Contents.IModel>;
   list(path: string): Promise<IEntry[]>;
   remove(path: string): Promise<void>;
@@ -662,19 +668,8 @@ export function installPageHelpers(): void {
     async mkdir(path) {
       await contents().save(path, { type: 'directory' });
     },
-    async saveNotebook(path, content) {
-      await contents().save(path, {
-        type: 'notebook',
-        format: 'json',
-        content
-      });
-    },
-    async saveText(path, text) {
-      await contents().save(path, {
-        type: 'file',
-        format: 'text',
-        content: text
-      });
+    async saveContents(path, model) {
+      await contents().save(path, model);
     },
     read: (path, options = {}) =>
       contents().get(path, { ...options, content: true }),
