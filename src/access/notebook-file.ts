@@ -145,11 +145,23 @@ export const TAB_REPLY_TIMEOUT_MS = 500;
 /** How long a tab waits for the tab that has the notebook open to write it. */
 export const TAB_WRITE_TIMEOUT_MS = 5000;
 
+/**
+ * How long the tab that has the notebook open waits for its save before it
+ * answers: below TAB_WRITE_TIMEOUT_MS, so that a slow save is answered as
+ * not saved (yet) rather than not at all.
+ */
+export const TAB_SAVE_WAIT_MS = 3000;
+
 /** What a tab that has the notebook open reports after writing it. */
 export interface ITabWriteResult {
   previous: IAccessReading;
   changed: boolean;
-  /** True when that tab saves the notebook (it had no unsaved edits). */
+  /**
+   * True when the file says what that tab's live model says: it had no
+   * unsaved edits and its save has completed (or nothing changed). False
+   * while the change is only in that tab: unsaved edits it does not save
+   * behind its owner, or a save that failed or has not completed yet.
+   */
   saved: boolean;
 }
 

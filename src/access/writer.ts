@@ -24,6 +24,7 @@ import {
 } from './model';
 import {
   NotebookAccessRelay,
+  TAB_SAVE_WAIT_MS,
   readNotebookFileAccess,
   writeNotebookFileAccess,
   type IMessageChannel,
@@ -241,13 +242,27 @@ export class NotebookAccessWriter implements IDisposable {
     await panel.context.ready;
     const clean = !panel.context.model.dirty;
     const { previous, changed } = await writeLive(panel, access);
-    const saved = changed && clean;
-    if (saved) {
-      panel.context.save().catch(error => {
-        console.warn(`Agent access: could not save "${path}".`, error);
-      });
+    if (!changed) {
+      return { previous, changed, saved: clean };
     }
-    return { previous, changed, saved: saved || (!changed && clean) };
+    // the other tab tells its owner the file has it only once it does; a
+    // save that fails leaves the notebook with unsaved changes (logged), one
+    // still running after TAB_SAVE_WAIT_MS is answered as not saved yet
+    const saved =
+      clean &&
+      (await Promise.race([
+        panel.context.save().then(
+          () => true,
+          (error: unknown) => {
+            console.warn(`Agent access: could not save "${path}".`, error);
+            return false;
+          }
+        ),
+        new Promise<boolean>(resolve =>
+          setTimeout(resolve, TAB_SAVE_WAIT_MS, false)
+        )
+      ]));
+    return { previous, changed, saved };
   }
 
   private _tracker: INotebookTracker;

@@ -12,6 +12,7 @@ import { CommandRegistry } from '@lumino/commands';
 import { Widget } from '@lumino/widgets';
 
 import type * as CommandsModule from '../../src/access/commands';
+import type * as NotebookFileModule from '../../src/access/notebook-file';
 import type * as ServiceModule from '../../src/access/service';
 import type * as WriterModule from '../../src/access/writer';
 import type { IAgentAccess } from '../../src/tokens';
@@ -32,6 +33,9 @@ const {
 } = jest.requireActual<typeof WriterModule>('../../src/access/writer');
 const { AgentAccessService } = jest.requireActual<typeof ServiceModule>(
   '../../src/access/service'
+);
+const { TAB_SAVE_WAIT_MS } = jest.requireActual<typeof NotebookFileModule>(
+  '../../src/access/notebook-file'
 );
 type NotebookAccessWriter = WriterModule.NotebookAccessWriter;
 
@@ -658,6 +662,57 @@ describe('NotebookAccessWriter across tabs', () => {
     // that tab saved it (it had no unsaved edits); the file browser's tab
     // never wrote the file behind it
     expect(save).toHaveBeenCalledTimes(1);
+    expect(contents.saves).toEqual([]);
+  });
+
+  it('says saved only once that tab’s save has completed', async () => {
+    let finish: () => void = () => undefined;
+    save.mockImplementation(
+      () => new Promise<void>(resolve => (finish = resolve))
+    );
+    let answered = false;
+    const pending = treeTab.cycle([panel.context.path]).then(changes => {
+      answered = true;
+      return changes;
+    });
+    while (save.mock.calls.length === 0) {
+      await new Promise(resolve => setTimeout(resolve, 5));
+    }
+    // the save has not completed: no answer yet
+    await new Promise(resolve => setTimeout(resolve, 50));
+    expect(answered).toBe(false);
+    finish();
+    const [change] = await pending;
+    expect(change).toMatchObject({ where: 'tab', changed: true, saved: true });
+  });
+
+  it('says not saved when that tab’s save fails, and warns there', async () => {
+    save.mockRejectedValue(new Error('disk full'));
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const [change] = await treeTab.cycle([panel.context.path]);
+      expect(change).toMatchObject({
+        where: 'tab',
+        changed: true,
+        saved: false
+      });
+      expect(live()).toEqual({ version: 1, notebookAccess: 'read' });
+      expect(warn).toHaveBeenCalledWith(
+        expect.stringContaining('could not save'),
+        expect.any(Error)
+      );
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('answers not saved (yet) when that tab’s save outlasts its wait', async () => {
+    save.mockImplementation(() => new Promise<void>(() => undefined));
+    const started = Date.now();
+    const [change] = await treeTab.cycle([panel.context.path]);
+    expect(change).toMatchObject({ where: 'tab', changed: true, saved: false });
+    // answered after the save's wait, before the tree tab gives up
+    expect(Date.now() - started).toBeGreaterThanOrEqual(TAB_SAVE_WAIT_MS - 50);
     expect(contents.saves).toEqual([]);
   });
 
