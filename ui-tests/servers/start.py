@@ -98,6 +98,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -113,6 +114,12 @@ DEFAULT_SITE = DEMO / "_output"
 PRIVATE_SITE = Path(tempfile.gettempdir()) / "jlwebmcp-ui-lite-site"
 SITE_MARKER = ".jupyterlite-webmcp-demo"
 TMP_PREFIX = "jlwebmcp-ui-"
+#: how long a server may take to stop after SIGTERM before it is killed: the
+#: servers stop in about a second, but JupyterLab with real-time
+#: collaboration, once its rooms were used, logs jupyter_server_ydoc's
+#: "WebsocketServer not running" and does not exit (Playwright waited out its
+#: 15 s gracefulShutdown timeout at the end of each run with the rtc project)
+STOP_GRACE_S = 5
 SERVER_KINDS = (
     "lab",
     "notebook",
@@ -466,11 +473,20 @@ def run_until_stopped(
             errors="replace",
         )
 
+        def kill_if_running() -> None:
+            if child.poll() is None:
+                log(f"the server did not stop within {STOP_GRACE_S} s; killed")
+                child.kill()
+
         def forward(signum: int, _frame: object) -> None:
             nonlocal stopping
-            stopping = True
             if child.poll() is None:
                 child.send_signal(signum)
+                if not stopping:
+                    timer = threading.Timer(STOP_GRACE_S, kill_if_running)
+                    timer.daemon = True
+                    timer.start()
+            stopping = True
 
         signal.signal(signal.SIGTERM, forward)
         signal.signal(signal.SIGINT, forward)
