@@ -36,12 +36,12 @@ async function running(page: Page, index: number): Promise<void> {
   );
 }
 
-test('a run in flight: hidden while its last target runs, it answers as a hidden notebook; a foreign signal aborts it @backend', async ({
+test('a run in flight: hidden while its last target runs, it answers as a hidden notebook; a foreign signal aborts it @rule', async ({
   jupyter,
   human,
   agent
 }) => {
-  test.setTimeout(jupyter.kind === 'lite' ? 240_000 : 90_000);
+  test.setTimeout(90_000);
   await keepRegisteredTools(jupyter.context);
   await jupyter.start();
   const path = await addKernelNotebook(jupyter, 'in-flight.ipynb', [

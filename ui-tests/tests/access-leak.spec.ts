@@ -643,12 +643,12 @@ async function call(
 // shares the worker's app start-up (ui-tests/shared-app.ts)
 test.use({ shareApp: true });
 
-test('nothing hidden reaches the agent, and hidden reads as never existed @backend', async ({
+test('nothing hidden reaches the agent, and hidden reads as never existed @rule', async ({
   jupyter,
   agent,
   human
 }) => {
-  test.setTimeout(jupyter.kind === 'lite' ? 360_000 : 240_000);
+  test.setTimeout(240_000);
   // every tool the extension registers has its rows in the table
   expect(Object.keys(CASES).sort()).toEqual([...IMPLEMENTED].sort());
 

@@ -128,9 +128,7 @@ async function openNotebook(
   name: string,
   cells: ReturnType<typeof codeCell>[]
 ): Promise<string> {
-  if (jupyter.kind !== 'lite') {
-    await jupyter.isolateSettings();
-  }
+  await jupyter.isolateSettings();
   await jupyter.start();
   const path = await addKernelNotebook(jupyter, name, cells);
   if (jupyter.ui === 'notebook') {
@@ -143,7 +141,7 @@ async function openNotebook(
 }
 
 test.describe('invisible and direction-changing characters', () => {
-  test('a Trojan Source edit and a run with invisible characters are shown marked, in the order of the text', async ({
+  test('a Trojan Source edit and a run with invisible characters are shown marked, in the order of the text @shell', async ({
     jupyter,
     human,
     agent
@@ -239,7 +237,7 @@ test.describe('invisible and direction-changing characters', () => {
     expect((await run.settled()).result!.isError).toBe(false);
   });
 
-  test("an agent's comment with bidirectional controls is shown marked, with a warning at the thread's top", async ({
+  test("an agent's comment with bidirectional controls is shown marked, with a warning at the thread's top @shell", async ({
     jupyter,
     human,
     agent

@@ -140,7 +140,7 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
   // Not in JupyterLite yet: sharing there once failed a test with a
   // PythonError page error that is not explained (docs/testing.md)
   test.use(shareInLab);
-  test('a run approved: one block lists every cell and the kernel, Accept runs them @backend', async ({
+  test('a run approved: one block lists every cell and the kernel, Accept runs them @rule', async ({
     jupyter,
     human,
     agent
@@ -221,7 +221,7 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     expect(await streamText(jupyter, 1)).toBe('42\n');
   });
 
-  test('a run denied with a reason: nothing reaches the kernel @backend', async ({
+  test('a run denied with a reason: nothing reaches the kernel @rule', async ({
     jupyter,
     human,
     agent
@@ -260,7 +260,7 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     expect(await human.runCell(0)).toMatchObject({ executionCount: 2 });
   });
 
-  test('a target the human edits during review does not run on that approval @backend', async ({
+  test('a target the human edits during review does not run on that approval @rule', async ({
     jupyter,
     human,
     agent
@@ -558,7 +558,7 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     expect(await human.cellIds()).toEqual(['b']);
   });
 
-  test('a restart denied: the kernel keeps its variables @backend', async ({
+  test('a restart denied: the kernel keeps its variables @rule', async ({
     jupyter,
     human,
     agent
@@ -605,7 +605,7 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
     expect(await streamText(jupyter, 1)).toBe('42\n');
   });
 
-  test('allowed while unchanged: the same run goes without review until the human edits a cell @backend', async ({
+  test('allowed while unchanged: the same run goes without review until the human edits a cell @rule', async ({
     jupyter,
     human,
     agent
@@ -667,7 +667,7 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
       { name: 'JupyterLab Light', light: 'true' },
       { name: 'JupyterLab Dark', light: 'false' }
     ]) {
-      test(`run, insert, delete and kernel blocks: no WCAG A/AA violations (${theme.name}) @shell`, async ({
+      test(`run, insert, delete and kernel blocks: no WCAG A/AA violations (${theme.name}) @rule`, async ({
         jupyter,
         human,
         agent

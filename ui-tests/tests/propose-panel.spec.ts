@@ -53,10 +53,8 @@ async function openNotebook(
   agent: Agent,
   name: string
 ): Promise<string> {
-  if (jupyter.kind !== 'lite') {
-    // the mode and the theme are settings: keep them in this browser
-    await jupyter.isolateSettings();
-  }
+  // the mode and the theme are settings: keep them in this browser
+  await jupyter.isolateSettings();
   await jupyter.open();
   const path = await jupyter.createNotebook(
     name,
@@ -248,16 +246,14 @@ test.describe('the Proposals section', () => {
     await expect(section.locator('.jp-AgentProposals-empty')).toBeFocused();
   });
 
-  test('a run accepted with "allow again" is listed, runs unreviewed, and waits again once taken back', async ({
+  test('a run accepted with "allow again" is listed, runs unreviewed, and waits again once taken back @shell', async ({
     jupyter,
     human,
     agent
   }) => {
-    // a kernel to start (Pyodide in JupyterLite)
+    // a kernel to start
     test.setTimeout(180_000);
-    if (jupyter.kind !== 'lite') {
-      await jupyter.isolateSettings();
-    }
+    await jupyter.isolateSettings();
     await jupyter.open();
     const path = await addKernelNotebook(jupyter, 'allow.ipynb', [
       codeCell('a', 'n = 41\nn + 1'),
@@ -371,7 +367,7 @@ test.describe('the Proposals section', () => {
     { name: 'JupyterLab Light', light: 'true' },
     { name: 'JupyterLab Dark', light: 'false' }
   ]) {
-    test(`axe: the section with rows, and the kernel warning, have no WCAG A/AA violations (${theme.name}) @shell`, async ({
+    test(`axe: the section with rows, and the kernel warning, have no WCAG A/AA violations (${theme.name}) @rule`, async ({
       jupyter,
       human,
       agent

@@ -398,14 +398,12 @@ interface IPlanned {
   paired: boolean;
 }
 
-test('hidden-content sweep: no marker, no hidden id, hidden answers as never existed @backend', async ({
+test('hidden-content sweep: no marker, no hidden id, hidden answers as never existed @rule', async ({
   jupyter,
   agent,
   human
 }) => {
-  test.setTimeout(
-    scaled(3_600_000, jupyter.kind === 'lite' ? 300_000 : 180_000)
-  );
+  test.setTimeout(scaled(3_600_000, 180_000));
   expect(Object.keys(SHAPES).sort()).toEqual([...IMPLEMENTED].sort());
   await jupyter.open();
   const mixed = await jupyter.createNotebook('mixed.ipynb', mixedNotebook());
@@ -591,18 +589,14 @@ const SET_MODE = 'jupyterlite-webmcp:set-propose-mode';
  * Counts: 25 rounds × 3 kinds × 2 (by path, current) with
  * RELIABILITY_SCALE=full, 2 rounds in CI.
  */
-test('access changed mid-call: run, proposal and insert answer as a hidden notebook, with nothing of it @backend', async ({
+test('access changed mid-call: run, proposal and insert answer as a hidden notebook, with nothing of it @rule', async ({
   jupyter,
   human,
   agent
 }) => {
-  test.setTimeout(
-    scaled(1_800_000, jupyter.kind === 'lite' ? 240_000 : 120_000)
-  );
-  if (jupyter.kind !== 'lite') {
-    // the Propose switch writes the notebook; keep the setting's default
-    await jupyter.isolateSettings();
-  }
+  test.setTimeout(scaled(1_800_000, 120_000));
+  // the Propose switch writes the notebook; keep the setting's default
+  await jupyter.isolateSettings();
   await jupyter.start();
   const path = await addKernelNotebook(jupyter, 'midcall-swp.ipynb', [
     codeCell('mc-a', `a = '${MARKER}-a'`),

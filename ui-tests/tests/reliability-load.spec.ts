@@ -276,12 +276,12 @@ interface IEdits {
   runs: number;
 }
 
-test('mixed calls all in flight at once: every answer an envelope and true, heap back @backend', async ({
+test('mixed calls all in flight at once: every answer an envelope and true, heap back @rule', async ({
   jupyter,
   agent,
   human
 }) => {
-  test.setTimeout(jupyter.kind === 'lite' ? 600_000 : 300_000);
+  test.setTimeout(300_000);
   await jupyter.open();
   const cells = [
     markdownCell('load-intro', '# Load'),

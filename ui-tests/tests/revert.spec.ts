@@ -294,7 +294,7 @@ test.describe('reverting agent edits', () => {
     await expect(row).toContainText('reverted');
   });
 
-  test('Forget Agent Edits from the palette: asks, then the list is empty and the saved file holds none of the replaced text', async ({
+  test('Forget Agent Edits from the palette: asks, then the list is empty and the saved file holds none of the replaced text @shell', async ({
     jupyter,
     human,
     agent

@@ -202,7 +202,7 @@ test.describe('review threads, the human side', () => {
     // shared workspace; this file counts console errors. A page of its own
     test.use({ shareApp: false });
 
-    test('comments on a cell and an output from their context menus; saved, reloaded, and gone to', async ({
+    test('comments on a cell and an output from their context menus; saved, reloaded, and gone to @shell', async ({
       jupyter,
       human,
       agent
