@@ -702,12 +702,33 @@ test.describe('another process', () => {
       const save = await agent.call<{ path: string }>('jupyter_save_notebook', {
         notebookPath: path
       });
-      if (save.isError) {
-        problems.push(`${fault}: the save after it: ${save.text}`);
-      }
       notes.push(
         `${fault}: ${codesOf(calls, answers)}, then save=${save.isError ? save.text : 'ok'}`
       );
+      // Unless the save among the calls lost the race inside the server:
+      // Jupyter Server writes the file, then reads its checkpoint, which the
+      // rename or delete has just moved or removed, and answers 500 (seen
+      // in 1 of 17 runs: "Uploading file to …", then FileNotFoundError on
+      // .ipynb_checkpoints/elsewhere-checkpoint.ipynb). That save answers
+      // NOTEBOOK_NOT_FOUND, and the page never learns of the file it wrote,
+      // so this save finds a file changed on disk and leaves it to the
+      // person, as for any file changed on disk; the open notebook keeps
+      // everything.
+      const sideSave =
+        answers[calls.findIndex(c => c.tool === 'jupyter_save_notebook')];
+      const reason = (save.structured as { reason?: string } | undefined)
+        ?.reason;
+      if (
+        save.isError &&
+        reason === 'changed-on-disk' &&
+        errorCode(sideSave) === 'NOTEBOOK_NOT_FOUND'
+      ) {
+        expect(await human.cellIds({ path })).toEqual(['o-long', 'o-edit']);
+        continue;
+      }
+      if (save.isError) {
+        problems.push(`${fault}: the save after it: ${save.text}`);
+      }
       const saved = await jupyter.readNotebook(path);
       if (
         saved.cells.map(c => c.id).join() !== 'o-long,o-edit' ||
