@@ -149,7 +149,7 @@ test.describe('the Agent panel', () => {
     expect(back.structured!.cells[0].id).toBe('set-x');
   });
 
-  test('notebook access and "apply to all cells" from the Access tab @shell', async ({
+  test('notebook access and "apply to all cells" from the Access tab @rule', async ({
     jupyter,
     human,
     agent

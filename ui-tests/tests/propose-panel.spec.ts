@@ -112,7 +112,7 @@ function statusItem(page: Page): Locator {
 }
 
 test.describe('the Proposals section', () => {
-  test('a batch of two concurrent edits and a delete: listed, counted, Accept all @shell', async ({
+  test('a batch of two concurrent edits and a delete: listed, counted, Accept all @rule', async ({
     jupyter,
     human,
     agent
@@ -246,7 +246,7 @@ test.describe('the Proposals section', () => {
     await expect(section.locator('.jp-AgentProposals-empty')).toBeFocused();
   });
 
-  test('a run accepted with "allow again" is listed, runs unreviewed, and waits again once taken back @shell', async ({
+  test('a run accepted with "allow again" is listed, runs unreviewed, and waits again once taken back @rule', async ({
     jupyter,
     human,
     agent
@@ -323,7 +323,7 @@ test.describe('the Proposals section', () => {
     expect((await jupyter.cellRuns())[0].executionCount).toBe(2);
   });
 
-  test('the Access tab warns of the shared kernel with a hidden cell in Direct mode, not in Propose mode @shell', async ({
+  test('the Access tab warns of the shared kernel with a hidden cell in Direct mode, not in Propose mode @rule', async ({
     jupyter,
     human,
     agent

@@ -218,7 +218,7 @@ test.describe('secrets', () => {
   test.describe('the Activity count', () => {
     test.use({ shareApp: false });
 
-    test('the owner turns it off in the Access section; Activity counts what was withheld @shell', async ({
+    test('the owner turns it off in the Access section; Activity counts what was withheld @rule', async ({
       jupyter,
       human,
       agent

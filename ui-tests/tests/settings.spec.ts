@@ -60,7 +60,7 @@ test.describe('settings', () => {
     }
   });
 
-  test('the Activity tab keeps as many calls as its history size @shell', async ({
+  test('the Activity tab keeps as many calls as its history size @rule', async ({
     jupyter,
     human,
     agent
