@@ -117,8 +117,8 @@ TMP_PREFIX = "jlwebmcp-ui-"
 #: how long a server may take to stop after SIGTERM before it is killed: the
 #: servers stop in about a second, but JupyterLab with real-time
 #: collaboration, once its rooms were used, logs jupyter_server_ydoc's
-#: "WebsocketServer not running" and does not exit (Playwright waited out its
-#: 15 s gracefulShutdown timeout at the end of each run with the rtc project)
+#: "WebsocketServer not running" and, in most runs, does not exit (Playwright
+#: then waited out its 15 s gracefulShutdown timeout)
 STOP_GRACE_S = 5
 SERVER_KINDS = (
     "lab",

@@ -310,7 +310,8 @@ test.describe('jupyter_run_cells: abort', () => {
     expect(canceled.status).toBe('Canceled');
 
     // the same interrupt as an abort (JupyterLab only: the caller's path is
-    // the browser's, the kernel's answer the test above checks in each app)
+    // the browser's; the test above checks what the kernel does on an abort
+    // in JupyterLab and JupyterLite)
     await expect
       .poll(() => errors(jupyter, 0), { timeout: 15_000 })
       .toEqual(['KeyboardInterrupt']);
