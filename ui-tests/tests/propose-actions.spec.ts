@@ -80,9 +80,7 @@ async function openInPropose(
   options: { kernel?: boolean; propose?: boolean } = {}
 ): Promise<string> {
   const kernel = options.kernel ?? true;
-  if (jupyter.kind !== 'lite') {
-    await jupyter.isolateSettings();
-  }
+  await jupyter.isolateSettings();
   await jupyter.start();
   const path = await addKernelNotebook(jupyter, name, cells);
   if (jupyter.ui === 'notebook') {
@@ -137,8 +135,8 @@ test.describe('Propose mode: runs, inserts, deletes, kernel actions', () => {
   // each test works in its own notebooks, so in JupyterLab they share the
   // worker's app start-up (ui-tests/shared-app.ts); the run-block
   // screenshot's theme switch puts JupyterLab Light back before it goes on.
-  // Not in JupyterLite yet: sharing there once failed a test with a
-  // PythonError page error that is not explained (docs/testing.md)
+  // In JupyterLab only (shareInLab, docs/testing.md); none of these tests
+  // runs in JupyterLite any more
   test.use(shareInLab);
   test('a run approved: one block lists every cell and the kernel, Accept runs them @rule', async ({
     jupyter,
