@@ -16,6 +16,10 @@
  * tool's own `execute` took, from its start to its promise settling (an
  * init script wraps every `registerTool` of the page): what is left is
  * WebMCP's dispatch and delivery, and whatever the page runs meanwhile.
+ * And it counts the cells JupyterLab built while each call ran (its
+ * placeholders before and after): the medians of the calls during which it
+ * built none say what a call costs when the page's building does not land
+ * on it, whichever tool it is.
  *
  * Knobs: BENCH_EARLY_SIZES (50,1000,5000), BENCH_EARLY_MOMENTS (seconds after
  * the open answered, 1,4), BENCH_EARLY_ROUNDS (calls of each tool per
@@ -78,6 +82,10 @@ interface IMoment {
   ownAccess: number[];
   ownCells: number[];
   ownEmpty: number[];
+  /** How many cells JupyterLab built while each of the same calls ran. */
+  builtAccess: number[];
+  builtCells: number[];
+  builtEmpty: number[];
 }
 
 /** What the init script keeps in the page. */
@@ -157,16 +165,19 @@ test('reads during the first seconds: reads while the notebook is built', async 
           tool: IRegisteredTool,
           args: object,
           total: number[],
-          inside: number[]
+          inside: number[],
+          built: number[]
         ) => {
           await task();
           delete own[tool.name];
+          const left = placeholders();
           const start = performance.now();
           const out = await context.executeTool(
             tool,
             args as Record<string, unknown>
           );
           total.push(performance.now() - start);
+          built.push(left - placeholders());
           inside.push(own[tool.name] ?? NaN);
           bench.check(out);
         };
@@ -190,12 +201,30 @@ test('reads during the first seconds: reads while the notebook is built', async 
             empty: [],
             ownAccess: [],
             ownCells: [],
-            ownEmpty: []
+            ownEmpty: [],
+            builtAccess: [],
+            builtCells: [],
+            builtEmpty: []
           };
           const steps = [
-            () => timed(access, range, moment.access, moment.ownAccess),
-            () => timed(cells, range, moment.cells, moment.ownCells),
-            () => timed(empty, {}, moment.empty, moment.ownEmpty)
+            () =>
+              timed(
+                access,
+                range,
+                moment.access,
+                moment.ownAccess,
+                moment.builtAccess
+              ),
+            () =>
+              timed(
+                cells,
+                range,
+                moment.cells,
+                moment.ownCells,
+                moment.builtCells
+              ),
+            () =>
+              timed(empty, {}, moment.empty, moment.ownEmpty, moment.builtEmpty)
           ];
           if (order === 'blocks') {
             for (const step of steps) {
@@ -238,7 +267,11 @@ test('reads during the first seconds: reads while the notebook is built', async 
           .join(' / '),
         [moment.empty, moment.access, moment.cells]
           .map(values => values.filter(t => t > 5).length)
-          .join(' / ')
+          .join(' / '),
+        [moment.builtEmpty, moment.builtAccess, moment.builtCells]
+          .map(built => built.filter(n => n > 0).length)
+          .join(' / '),
+        ...quiet(moment)
       ]);
       details.push(
         `${size} cells, ${moment.due} s (inside execute, access ${moment.ownAccess.map(t => t.toFixed(1)).join(' ')}; cells ${moment.ownCells.map(t => t.toFixed(1)).join(' ')}): access ${moment.access.map(t => t.toFixed(1)).join(' ')}; cells ${moment.cells.map(t => t.toFixed(1)).join(' ')}; empty ${moment.empty.map(t => t.toFixed(1)).join(' ')}`
@@ -251,8 +284,8 @@ test('reads during the first seconds: reads while the notebook is built', async 
     '',
     `${new Date().toISOString()}, windowing mode ${WINDOWING}, calls in ${ORDER}, ${ROUNDS} rounds per moment of jupyter_get_cell_access (20 cells), jupyter_get_cells (20 cells) and the empty tool; medians in ms, ratio to the empty tool.`,
     '',
-    '| notebook cells | due (started) | cells still to build | empty tool | get_cell_access | ratio | get_cells | ratio | inside execute: empty / access / cells | calls over 5 ms: empty / access / cells |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| notebook cells | due (started) | cells still to build | empty tool | get_cell_access | ratio | get_cells | ratio | inside execute: empty / access / cells | calls over 5 ms: empty / access / cells | calls during which cells were built: empty / access / cells | the other calls: empty / access / cells | ratio | ratio |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map(row => `| ${row.join(' | ')} |`),
     '',
     'Every call, in ms:',
@@ -265,3 +298,27 @@ test('reads during the first seconds: reads while the notebook is built', async 
   console.log(report);
   console.log(`Written to ${path.relative(REPO, RESULTS)}.`);
 });
+
+/**
+ * The medians of the calls during which JupyterLab built no cell, and the
+ * reads' ratios to the empty tool's: what a call costs when the page's
+ * building does not land on it ("-" where every call met some).
+ */
+function quiet(moment: IMoment): string[] {
+  const without = (times: number[], built: number[]) =>
+    times.filter((_, i) => built[i] === 0);
+  const empty = without(moment.empty, moment.builtEmpty);
+  const access = without(moment.access, moment.builtAccess);
+  const cells = without(moment.cells, moment.builtCells);
+  const show = (times: number[]) =>
+    times.length ? median(times).toFixed(2) : '-';
+  const ratio = (times: number[]) =>
+    times.length && empty.length
+      ? `${(median(times) / median(empty)).toFixed(1)}×`
+      : '-';
+  return [
+    [empty, access, cells].map(show).join(' / '),
+    ratio(access),
+    ratio(cells)
+  ];
+}
